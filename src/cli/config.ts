@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'dotenv';
+import { CONFIG_VARIABLES, type Config } from '../core/config.js';
+import { configError } from '../core/errors.js';
+
+/** The configuration flags every command takes (cli.md). */
+export interface ConfigFlags {
+  username?: string;
+  historicalUrl?: string;
+  futuresOptionsUrl?: string;
+  extrasUrl?: string;
+  exchangesPath?: string;
+  instrumentsUrl?: string;
+  envFile?: string;
+  /** The password read from stdin by --password-stdin. */
+  passwordFromStdin?: string;
+}
+
+export type Source = 'flag' | 'stdin' | 'environment' | 'dotenv' | 'default' | 'unset';
+
+export interface ResolvedConfig {
+  config: Config;
+  sources: Record<keyof Config, Source>;
+  /** The dotenv file read, if any. */
+  envFile?: string;
+}
+
+const DEFAULTS: Partial<Config> = { exchangesPath: 'exchanges' };
+
+/** Reads the dotenv file: --env-file must exist; the default `.env` is used only when present. */
+export function readEnvFile(flag: string | undefined, cwd: string): { path?: string; values: Record<string, string> } {
+  const path = resolve(cwd, flag ?? '.env');
+  try {
+    return { path, values: parse(readFileSync(path)) };
+  } catch (error) {
+    if (flag === undefined && (error as { code?: string }).code === 'ENOENT') return { values: {} };
+    throw configError(`cannot read --env-file ${flag ?? '.env'}: ${(error as { code?: string }).code ?? 'unreadable'}`);
+  }
+}
+
+/** flag > environment > dotenv file > default (cli.md); the only place that reads the environment. */
+export function resolveConfig(
+  flags: ConfigFlags,
+  env: Record<string, string | undefined>,
+  dotenv: Record<string, string>,
+  envFile?: string,
+): ResolvedConfig {
+  const config: Config = {};
+  const sources = {} as Record<keyof Config, Source>;
+  const flagValues: Partial<Record<keyof Config, string | undefined>> = {
+    username: flags.username,
+    password: flags.passwordFromStdin,
+    historicalUrl: flags.historicalUrl,
+    futuresOptionsUrl: flags.futuresOptionsUrl,
+    extrasUrl: flags.extrasUrl,
+    exchangesPath: flags.exchangesPath,
+    instrumentsUrl: flags.instrumentsUrl,
+  };
+  for (const key of Object.keys(CONFIG_VARIABLES) as (keyof Config)[]) {
+    const name = CONFIG_VARIABLES[key];
+    const candidates: [string | undefined, Source][] = [
+      [flagValues[key], key === 'password' ? 'stdin' : 'flag'],
+      [env[name], 'environment'],
+      [dotenv[name], 'dotenv'],
+      [DEFAULTS[key], 'default'],
+    ];
+    const hit = candidates.find(([value]) => value !== undefined && value !== '');
+    sources[key] = hit ? hit[1] : 'unset';
+    if (hit) config[key] = hit[0]!;
+  }
+  return { config, sources, ...(envFile ? { envFile } : {}) };
+}

@@ -1,0 +1,72 @@
+import { configError } from './errors.js';
+
+/** The resolved settings the library works with. The CLI resolves them; the library reads nothing itself. */
+export interface Config {
+  username?: string;
+  password?: string;
+  historicalUrl?: string;
+  futuresOptionsUrl?: string;
+  extrasUrl?: string;
+  exchangesPath?: string;
+  instrumentsUrl?: string;
+}
+
+/** Which settings a command needs; checked before any request is sent. */
+export type Requirement = 'credentials' | 'historical' | 'futuresOptions' | 'extras' | 'instruments';
+
+/** The names users set, for messages that tell them what to do (cli.md). */
+export const CONFIG_VARIABLES = {
+  username: 'MDGET_USERNAME',
+  password: 'MDGET_PASSWORD',
+  historicalUrl: 'MDGET_HISTORICAL_URL',
+  futuresOptionsUrl: 'MDGET_FUTURES_OPTIONS_URL',
+  extrasUrl: 'MDGET_EXTRAS_URL',
+  exchangesPath: 'MDGET_EXCHANGES_PATH',
+  instrumentsUrl: 'MDGET_INSTRUMENTS_URL',
+} as const satisfies Record<keyof Config, string>;
+
+const NEEDS: Record<Requirement, (keyof Config)[]> = {
+  credentials: ['username', 'password'],
+  historical: ['historicalUrl'],
+  futuresOptions: ['futuresOptionsUrl'],
+  extras: ['extrasUrl', 'exchangesPath'],
+  instruments: ['instrumentsUrl'],
+};
+
+/** Throws MDGET_CONFIG naming the variable when a needed value is missing or a base URL is not http(s). */
+export function requireConfig(config: Config, needs: readonly Requirement[]): void {
+  for (const need of needs) {
+    for (const key of NEEDS[need]) {
+      const value = config[key];
+      const name = CONFIG_VARIABLES[key];
+      if (value === undefined || value === '') {
+        const how =
+          key === 'password'
+            ? 'set MDGET_PASSWORD (environment or .env) or pipe it to --password-stdin'
+            : `set ${name} or add it to .env`;
+        throw configError(`missing ${describe(key)}: ${how} (try \`mdget emulator\` for a local service)`);
+      }
+      if (key.endsWith('Url')) checkBaseUrl(value, name);
+    }
+  }
+}
+
+function describe(key: keyof Config): string {
+  return key === 'username' ? 'user name' : key === 'password' ? 'password' : CONFIG_VARIABLES[key];
+}
+
+function checkBaseUrl(value: string, name: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw configError(`${name} is not a URL: expected http://host[:port]/path`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw configError(`${name} must be an http:// or https:// URL, not ${url.protocol}`);
+  }
+  if (url.search || url.hash) throw configError(`${name} must not carry a query or fragment`);
+  if (url.username || url.password) {
+    throw configError(`${name} must not carry credentials: use MDGET_USERNAME and MDGET_PASSWORD`);
+  }
+}

@@ -1,0 +1,309 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createInflate } from 'node:zlib';
+import { type ErrorCode, isMdgetError, MdgetError } from './errors.js';
+import { type HttpDeps, isAbort, networkError, openResponse } from './http.js';
+import type { RecordKind } from './record-shapes.js';
+import { redactText, redactUrl } from './redact.js';
+import { closingBytes, newOutputState, type OutputFormat, ResponseTransform } from './response-transform.js';
+import { atomicFileSink, type Sink } from './writers/atomic-file.js';
+import { checkClobber, exists, expandTemplate, isTemplate } from './writers/destination.js';
+import { stdoutSink } from './writers/stdout.js';
+
+/** One request of a plan, with what is needed to check, name and report it. */
+export interface PlannedRequest {
+  url: URL;
+  kind: RecordKind;
+  command: string;
+  /** Symbol, root or comma list the request is for. */
+  symbol: string;
+  /** YYYY-MM-DD labels of the request's window, for templates and the report. */
+  start?: string;
+  end?: string;
+  trend: boolean;
+  jsonBody?: boolean;
+}
+
+/** How the outputs of a batch are written (cli.md common options). */
+export interface BatchOptions {
+  output: string;
+  format: OutputFormat;
+  header: boolean;
+  force: boolean;
+  skipExisting: boolean;
+  concurrency: number;
+  /** Count rows on the raw path too (for --report). */
+  countRows?: boolean;
+}
+
+/** Progress of one request, for the CLI to draw; core never draws. */
+export interface ProgressEvent {
+  id: number;
+  label: string;
+  bytes: number;
+  totalBytes?: number;
+  done: boolean;
+}
+
+export interface RunDeps extends HttpDeps {
+  stdout: NodeJS.WritableStream;
+  onProgress?: (event: ProgressEvent) => void;
+  /** Notes for stderr: zero records, skipped files. */
+  onNote?: (message: string) => void;
+  /** Told of each request before it is sent (--verbose), URL redacted. */
+  onRequest?: (url: string) => void;
+}
+
+export type RequestStatus = 'ok' | 'empty' | 'failed' | 'skipped' | 'not-run';
+
+/** One entry of the --report file. */
+export interface RequestResult {
+  url: string;
+  symbol: string;
+  start?: string;
+  end?: string;
+  status: RequestStatus;
+  rows: number;
+  bytes: number;
+  durationMs: number;
+  output: string;
+  error?: { code: ErrorCode; message: string };
+}
+
+export interface BatchResult {
+  results: RequestResult[];
+  /** The reader of stdout went away: the run stopped quietly. */
+  stdoutClosed: boolean;
+  /** Set when anything failed: the single failure, or MDGET_PARTIAL when other outputs were written. */
+  failure?: MdgetError;
+}
+
+interface Group {
+  target: string;
+  items: { plan: PlannedRequest; result: RequestResult }[];
+}
+
+/** The output file of each request and the groups that share one (pure). */
+export function groupByOutput(plans: readonly PlannedRequest[], options: BatchOptions): Map<string, PlannedRequest[]> {
+  const groups = new Map<string, PlannedRequest[]>();
+  const ext = options.format === 'raw' ? (plans[0]?.jsonBody ? 'json' : 'csv') : options.format;
+  for (const plan of plans) {
+    const target = isTemplate(options.output)
+      ? expandTemplate(options.output, {
+          symbol: plan.symbol,
+          date: plan.start ?? 'latest',
+          start: plan.start ?? 'start',
+          end: plan.end ?? 'end',
+          command: plan.command,
+          ext,
+        })
+      : options.output;
+    const list = groups.get(target) ?? [];
+    list.push(plan);
+    groups.set(target, list);
+  }
+  return groups;
+}
+
+/**
+ * Runs the planned requests: outputs are checked for clobbering and their directories created before the
+ * first request; requests for one output run in order and are concatenated; separate outputs run
+ * `concurrency` at a time. An output is committed only when all its requests succeeded.
+ */
+export async function runBatch(
+  plans: readonly PlannedRequest[],
+  options: BatchOptions,
+  deps: RunDeps,
+): Promise<BatchResult> {
+  const groups: Group[] = [];
+  for (const [target, list] of groupByOutput(plans, options)) {
+    groups.push({
+      target,
+      items: list.map((plan) => ({
+        plan,
+        result: {
+          url: redactUrl(plan.url),
+          symbol: plan.symbol,
+          ...(plan.start ? { start: plan.start } : {}),
+          ...(plan.end ? { end: plan.end } : {}),
+          status: 'not-run',
+          rows: 0,
+          bytes: 0,
+          durationMs: 0,
+          output: target,
+        },
+      })),
+    });
+  }
+  const pending: Group[] = [];
+  for (const group of groups) {
+    if (group.target !== '-' && options.skipExisting && (await exists(group.target))) {
+      for (const item of group.items) item.result.status = 'skipped';
+      deps.onNote?.(`skipped ${group.target}: it exists (--skip-existing)`);
+      continue;
+    }
+    await checkClobber(group.target, options.force || options.skipExisting);
+    pending.push(group);
+  }
+  for (const group of pending) {
+    if (group.target !== '-') await mkdir(dirname(group.target), { recursive: true }).catch(() => {});
+  }
+
+  const state = { stdoutClosed: false, nextId: 0 };
+  const failures: MdgetError[] = [];
+  const queue = [...pending];
+  const worker = async () => {
+    for (let group = queue.shift(); group && !state.stdoutClosed; group = queue.shift()) {
+      const failure = await runGroup(group, options, deps, state);
+      if (failure) failures.push(failure);
+    }
+  };
+  const width = pending.some((g) => g.target === '-') ? 1 : Math.max(1, options.concurrency);
+  await Promise.all(Array.from({ length: Math.min(width, pending.length) }, worker));
+
+  const results = groups.flatMap((g) => g.items.map((i) => i.result));
+  const result: BatchResult = { results, stdoutClosed: state.stdoutClosed };
+  const aborted = failures.find((f) => f.code === 'MDGET_ABORTED');
+  if (aborted) result.failure = aborted;
+  else if (failures.length === 1 && pending.length === 1) result.failure = failures[0];
+  else if (failures.length > 0) {
+    const written = pending.length - failures.length;
+    result.failure =
+      written === 0 && new Set(failures.map((f) => f.code)).size === 1
+        ? failures[0]
+        : new MdgetError(
+            'MDGET_PARTIAL',
+            `${failures.length} of ${pending.length} outputs failed (first: ${failures[0]!.message})`,
+          );
+  }
+  return result;
+}
+
+async function runGroup(
+  group: Group,
+  options: BatchOptions,
+  deps: RunDeps,
+  state: { stdoutClosed: boolean; nextId: number },
+): Promise<MdgetError | undefined> {
+  let sink: Sink;
+  try {
+    sink = group.target === '-' ? stdoutSink(deps.stdout) : await atomicFileSink(group.target);
+  } catch (error) {
+    return asMdgetError(error);
+  }
+  const output = newOutputState(options.format, options.header);
+  for (const { plan, result } of group.items) {
+    const started = Date.now();
+    try {
+      const transform = await fetchInto(plan, sink, output, options, deps, result, state.nextId++);
+      result.rows = transform.rows;
+      result.status = transform.empty ? 'empty' : 'ok';
+      if (transform.empty) deps.onNote?.(`no records for ${describe(plan)}`);
+    } catch (error) {
+      result.durationMs = Date.now() - started;
+      if (sink.closed) {
+        state.stdoutClosed = true;
+        result.status = 'ok';
+        await sink.abort();
+        return undefined;
+      }
+      const failure = asMdgetError(error, plan.url, deps.secrets);
+      result.status = 'failed';
+      result.error = { code: failure.code, message: failure.message };
+      await sink.abort();
+      return failure;
+    }
+    result.durationMs = Date.now() - started;
+  }
+  try {
+    const closing = closingBytes(output);
+    if (closing) await writeAll(sink, closing);
+    await sink.commit();
+  } catch (error) {
+    if (sink.closed) {
+      state.stdoutClosed = true;
+      return undefined;
+    }
+    await sink.abort();
+    return asMdgetError(error);
+  }
+  return undefined;
+}
+
+async function fetchInto(
+  plan: PlannedRequest,
+  sink: Sink,
+  output: ReturnType<typeof newOutputState>,
+  options: BatchOptions,
+  deps: RunDeps,
+  result: RequestResult,
+  id: number,
+): Promise<ResponseTransform> {
+  deps.onRequest?.(redactUrl(plan.url));
+  const response = await openResponse(plan.url, deps);
+  const encoding = String(response.headers['content-encoding'] ?? 'identity').toLowerCase();
+  const length = Number(response.headers['content-length']);
+  const label = describe(plan);
+  const transform = new ResponseTransform({
+    kind: plan.kind,
+    state: output,
+    url: plan.url,
+    symbol: plan.symbol,
+    trend: plan.trend,
+    jsonBody: plan.jsonBody ?? false,
+    countRows: options.countRows ?? false,
+    secrets: deps.secrets ?? [],
+    onBytes: (bytes) => {
+      result.bytes = bytes;
+      deps.onProgress?.({
+        id,
+        label,
+        bytes,
+        ...(encoding === 'identity' && length > 0 ? { totalBytes: length } : {}),
+        done: false,
+      });
+    },
+  });
+  const stages: (Readable | Transform)[] = [response.body];
+  if (encoding.includes('gzip')) stages.push(createGunzip());
+  else if (encoding.includes('deflate')) stages.push(createInflate());
+  try {
+    await pipeline([...stages, transform, sink.stream], {
+      end: false,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+  } finally {
+    deps.onProgress?.({ id, label, bytes: transform.bytesIn, done: true });
+  }
+  return transform;
+}
+
+function writeAll(sink: Sink, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    sink.stream.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+function describe(plan: PlannedRequest): string {
+  const window = plan.start ? ` ${plan.start}${plan.end && plan.end !== plan.start ? `..${plan.end}` : ''}` : '';
+  return `${plan.command} ${plan.symbol}${window}`;
+}
+
+/** Any failure as an MdgetError: zlib and socket errors mid-body are a truncated or broken transfer. */
+function asMdgetError(error: unknown, url?: URL, secrets: readonly (string | undefined)[] = []): MdgetError {
+  if (isMdgetError(error)) return error;
+  if (isAbort(error)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: error });
+  const code = (error as { code?: string }).code ?? '';
+  if (url && (code.startsWith('Z_') || code.startsWith('UND_ERR') || code.startsWith('ERR_STREAM_PREMATURE'))) {
+    const message = error instanceof Error ? error.message : String(error);
+    return new MdgetError(
+      'MDGET_NETWORK',
+      redactText(`truncated body: ${message} (${code}): ${redactUrl(url)}`, secrets),
+      { cause: error },
+    );
+  }
+  if (url && code.startsWith('E') && !code.startsWith('ERR_')) return networkError(error, url, secrets);
+  throw error;
+}

@@ -1,0 +1,33 @@
+/**
+ * One error type for everything mdget expects to go wrong. Callers branch on `code`, never on the
+ * message or on `instanceof` (a bundle can hold two copies of a class). The CLI maps codes to exit
+ * statuses in one place (src/cli/exit-codes.ts).
+ */
+export type ErrorCode =
+  | 'MDGET_USAGE' // bad flag, value, date or ambiguous exchange: nothing was sent
+  | 'MDGET_CONFIG' // credentials or a base URL missing or malformed: nothing was sent
+  | 'MDGET_SERVICE' // the service refused: in-band Error line, HTTP 4xx (not 429), metadata count mismatch
+  | 'MDGET_HTTP' // server failure after retries: 5xx, 429, 3xx, HTML maintenance page
+  | 'MDGET_NETWORK' // connection, timeout or truncated body after retries
+  | 'MDGET_IO' // output exists without --force, cannot write, disk full
+  | 'MDGET_PARTIAL' // some requests of a batch failed, the rest were written
+  | 'MDGET_ABORTED'; // interrupted (SIGINT)
+
+/** The base error of mdget: a stable string `code`, a one-line message, an optional `cause`. */
+export class MdgetError extends Error {
+  override name = 'MdgetError';
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** True when `error` is an MdgetError (checked by shape, so it also holds across bundle copies). */
+export function isMdgetError(error: unknown): error is MdgetError {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('MDGET_');
+}
+
+export const usageError = (message: string) => new MdgetError('MDGET_USAGE', message);
+export const configError = (message: string) => new MdgetError('MDGET_CONFIG', message);

@@ -1,0 +1,156 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, type Dispatcher, request } from 'undici';
+import { MdgetError } from './errors.js';
+import { redactText, redactUrl } from './redact.js';
+import { type RetryPolicy, retryDelayMs } from './retry.js';
+
+/** Creates the one undici Agent of a run: keep-alive, timeouts, no redirects (credentials ride in URLs). */
+export function createDispatcher(options: { timeoutMs: number; connections?: number }): Dispatcher {
+  return new Agent({
+    connections: options.connections ?? 8,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connectTimeout: Math.min(options.timeoutMs, 30_000),
+  });
+}
+
+/** What a run needs to send requests: the dispatcher, the abort signal, the retry policy. */
+export interface HttpDeps {
+  dispatcher: Dispatcher;
+  signal?: AbortSignal;
+  retry: RetryPolicy;
+  /** Told before each retry, with the redacted reason; the CLI shows it with --verbose. */
+  onRetry?: (info: { url: string; attempt: number; delayMs: number; reason: string }) => void;
+  random?: () => number;
+  secrets?: readonly (string | undefined)[];
+}
+
+export interface OpenResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+}
+
+const RETRYABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+/** True for failures worth another try: connection problems and timeouts (not aborts, not bad input). */
+export function isRetryableNetworkError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && RETRYABLE_CODES.has(code);
+}
+
+/** Converts a thrown network-level error into an MdgetError, with the URL redacted. */
+export function networkError(error: unknown, url: URL, secrets: readonly (string | undefined)[] = []): MdgetError {
+  if (isAbort(error)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: error });
+  const code = (error as { code?: string }).code ?? '';
+  const message = error instanceof Error ? error.message : String(error);
+  const what = code.includes('TIMEOUT') ? 'timed out' : 'failed';
+  return new MdgetError(
+    'MDGET_NETWORK',
+    redactText(`request ${what}: ${redactUrl(url)}: ${message}${code ? ` (${code})` : ''}`, secrets),
+  );
+}
+
+/** True when the error comes from our AbortSignal. */
+export function isAbort(error: unknown): boolean {
+  const e = error as { name?: string; code?: string } | undefined;
+  return e?.name === 'AbortError' || e?.code === 'ABORT_ERR' || e?.code === 'UND_ERR_ABORTED';
+}
+
+/**
+ * Sends a GET and returns a 2xx response with its body unread. 429, 5xx and network errors are retried
+ * per policy (honouring Retry-After); 3xx fails (never followed), other 4xx are the service refusing.
+ * Non-2xx bodies are never data: at most 4 KiB is read for the message, the rest dumped.
+ */
+export async function openResponse(
+  url: URL,
+  deps: HttpDeps,
+  headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate' },
+): Promise<OpenResponse> {
+  const secrets = deps.secrets ?? [];
+  for (let attempt = 1; ; attempt++) {
+    let reason: string;
+    let retryAfter: string | undefined;
+    try {
+      const response = await request(url, {
+        method: 'GET',
+        headers,
+        dispatcher: deps.dispatcher,
+        signal: deps.signal,
+        highWaterMark: 1024 * 1024,
+      });
+      const { statusCode } = response;
+      if (statusCode >= 200 && statusCode < 300) return response;
+      const firstLine = await readFirstLine(response.body);
+      const where = redactUrl(url);
+      if (statusCode >= 300 && statusCode < 400) {
+        const location = String(response.headers.location ?? '');
+        throw new MdgetError(
+          'MDGET_HTTP',
+          redactText(`HTTP ${statusCode} from ${where}: redirect to ${redactUrl(location)} not followed`, secrets),
+        );
+      }
+      if (statusCode !== 429 && statusCode < 500) {
+        throw new MdgetError(
+          'MDGET_SERVICE',
+          redactText(`service refused (HTTP ${statusCode}) ${where}${firstLine ? `: ${firstLine}` : ''}`, secrets),
+        );
+      }
+      reason = `HTTP ${statusCode}${firstLine ? `: ${firstLine}` : ''}`;
+      retryAfter = header(response.headers['retry-after']);
+      if (attempt > deps.retry.retries) {
+        throw new MdgetError(
+          'MDGET_HTTP',
+          redactText(`server failure after ${attempt} attempt(s): ${reason}: ${where}`, secrets),
+        );
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code?.startsWith('MDGET_')) throw error;
+      if (isAbort(error) || !isRetryableNetworkError(error) || attempt > deps.retry.retries) {
+        throw networkError(error, url, secrets);
+      }
+      reason = networkError(error, url, secrets).message;
+    }
+    const delayMs = retryDelayMs(attempt, deps.retry, retryAfter, Date.now(), deps.random ?? Math.random);
+    deps.onRetry?.({ url: redactUrl(url), attempt, delayMs, reason: redactText(reason, secrets) });
+    try {
+      await sleep(delayMs, undefined, { signal: deps.signal });
+    } catch (error) {
+      throw networkError(error, url, secrets);
+    }
+  }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The first non-blank line of an error body (≤ 4 KiB read, rest dumped), trimmed to 200 characters. */
+async function readFirstLine(body: OpenResponse['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= 4096) break;
+    }
+  } catch {
+    // the message is best effort; the status already says what failed
+  }
+  body.destroy();
+  const text = Buffer.concat(chunks).subarray(0, 4096).toString('utf8');
+  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
+  return line.trim().slice(0, 200);
+}

@@ -1,0 +1,28 @@
+/** Retry policy for network errors, 429 and 5xx (cli.md --retries): exponential backoff with full jitter. */
+export interface RetryPolicy {
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/**
+ * Milliseconds to wait before retry number `attempt` (1-based). A Retry-After header (seconds or an
+ * HTTP date) wins when present, capped at maxDelayMs; otherwise base·2^(attempt-1) with full jitter.
+ */
+export function retryDelayMs(
+  attempt: number,
+  policy: RetryPolicy,
+  retryAfter: string | undefined,
+  nowMs: number,
+  random: () => number,
+): number {
+  if (retryAfter !== undefined && retryAfter.trim() !== '') {
+    const seconds = Number(retryAfter);
+    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - nowMs;
+    if (Number.isFinite(ms)) return Math.min(Math.max(0, ms), policy.maxDelayMs);
+  }
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}

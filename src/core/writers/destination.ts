@@ -1,0 +1,40 @@
+import { access } from 'node:fs/promises';
+import { MdgetError } from '../errors.js';
+
+/** The placeholders an output path may hold (cli.md -o). */
+export const TEMPLATE_KEYS = ['symbol', 'date', 'start', 'end', 'command', 'ext'] as const;
+export type TemplateVars = Partial<Record<(typeof TEMPLATE_KEYS)[number], string>>;
+
+/** True when the path is a template: one file per symbol or chunk. */
+export const isTemplate = (output: string): boolean => /\{(symbol|date|start|end|command|ext)\}/.test(output);
+
+/** A value made safe as a file-name part: path separators, control and shell-hostile characters become `_`. */
+export function sanitizeFilePart(value: string): string {
+  const cleaned = value.replace(/[/\\:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
+  return cleaned === '' ? '_' : cleaned;
+}
+
+/** The file name of one request: placeholders replaced by sanitized values (pure). */
+export function expandTemplate(template: string, vars: TemplateVars): string {
+  return template.replace(/\{(symbol|date|start|end|command|ext)\}/g, (_, key: keyof TemplateVars) =>
+    sanitizeFilePart(vars[key] ?? ''),
+  );
+}
+
+/** Refuses an existing target unless --force (exit 6 before any request). */
+export async function checkClobber(target: string, force: boolean): Promise<void> {
+  if (target === '-' || force) return;
+  if (await exists(target)) {
+    throw new MdgetError('MDGET_IO', `${target} exists: pass --force to overwrite or --skip-existing to keep it`);
+  }
+}
+
+/** True when a file or directory is at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
