@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { isMdgetError, MdgetError } from '../errors.js';
+import type { InstrumentEntry } from './instrument-stream.js';
+import type { JsonNumber } from './lossless-json.js';
+import {
+  type Column,
+  type ColumnKind,
+  instrumentColumns,
+  spreadLegColumns,
+  symbolColumns,
+  toProfileRows,
+} from './profile-tables.js';
+
+/** Options of `writeSqlite`: rows per transaction, and a listener for repeated marketIds (last wins). */
+export interface SqliteOptions {
+  batchSize?: number;
+  onWarning?: (message: string) => void;
+}
+
+/** Rows written to each table of the database. */
+export interface SqliteCounts {
+  instruments: number;
+  symbols: number;
+  spreadLegs: number;
+}
+
+type Bindable = string | number | bigint | null;
+// keyof never is every key, so this accepts the columns of any row type.
+type AnyColumn = Column<never>;
+
+const SQL_TYPES: Record<ColumnKind, string> = {
+  text: 'TEXT',
+  integer: 'INTEGER',
+  real: 'REAL',
+  json: 'TEXT',
+};
+const INT64 = /^-?\d{1,19}$/;
+const DEFAULT_BATCH = 10_000;
+
+// Ids are TEXT columns, so they come back as the exact strings they went in as, whatever the reader.
+const SCHEMA = [
+  `CREATE TABLE instruments (${instrumentColumns
+    .map((c) => `${c.name} ${SQL_TYPES[c.kind]}${c.name === 'market_id' ? ' NOT NULL PRIMARY KEY' : ''}`)
+    .join(', ')})`,
+  `CREATE TABLE symbols (${symbolColumns
+    .map((c) => `${c.name} ${SQL_TYPES[c.kind]}${c.name === 'long_symbol' ? '' : ' NOT NULL'}`)
+    .join(', ')}, PRIMARY KEY (market_id, vendor, symbol))`,
+  `CREATE TABLE spread_legs (${spreadLegColumns
+    .map(
+      (c) =>
+        `${c.name} ${SQL_TYPES[c.kind]}${c.name === 'market_id' || c.name === 'leg_index' ? ' NOT NULL' : ''}`,
+    )
+    .join(', ')}, PRIMARY KEY (market_id, leg_index))`,
+];
+
+// Built after the bulk load: one sort per index is cheaper than keeping them ordered row by row.
+const INDEXES = [
+  'CREATE INDEX instruments_symbol ON instruments (symbol)',
+  'CREATE INDEX instruments_exchange_code ON instruments (exchange_code)',
+  'CREATE INDEX symbols_symbol ON symbols (symbol)',
+  'CREATE INDEX spread_legs_leg_market_id ON spread_legs (leg_market_id)',
+];
+
+function insertSql(table: string, columns: readonly AnyColumn[], verb = 'INSERT'): string {
+  return `${verb} INTO ${table} (${columns.map((c) => c.name).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+}
+
+function bindable(value: string | JsonNumber | null, kind: ColumnKind): Bindable {
+  if (value === null || typeof value === 'string') return value;
+  if (typeof value === 'number') return value;
+  // A raw number an int64 can hold goes in exactly; anything else is a double, the best REAL can do.
+  if (kind === 'integer' && INT64.test(value.text)) {
+    const big = BigInt(value.text);
+    if (big >= -(2n ** 63n) && big < 2n ** 63n) return big;
+  }
+  return Number(value);
+}
+
+function valuesOf(row: object, columns: readonly AnyColumn[]): Bindable[] {
+  const record = row as Record<string, string | JsonNumber | null>;
+  return columns.map((column) => bindable(record[column.key] ?? null, column.kind));
+}
+
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+// Built in `.<name>.<random>.part` beside the target, synced, then renamed: the target is the old file or
+// the whole new one. Any error removes the temp file; errors of `entries` pass through, SQLite and file
+// errors become MDGET_IO. A repeated marketId replaces the earlier instrument, symbols and legs included.
+/** Writes the profile tables to a new SQLite file at `targetPath` atomically; returns the row counts. */
+export async function writeSqlite(
+  entries: AsyncIterable<InstrumentEntry>,
+  targetPath: string,
+  options: SqliteOptions = {},
+): Promise<SqliteCounts> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const temp = join(dirname(targetPath), `.${basename(targetPath)}.${randomUUID().slice(0, 8)}.part`);
+  let db: Database.Database | undefined;
+  let reading = false;
+  try {
+    db = new Database(temp);
+    // The file is private until the rename and deleted on failure: no journal, no sync per commit.
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('cache_size = -16384');
+    for (const statement of SCHEMA) db.exec(statement);
+    const insertInstrument = db.prepare<Bindable[]>(insertSql('instruments', instrumentColumns));
+    const replaceInstrument = db.prepare<Bindable[]>(
+      insertSql('instruments', instrumentColumns, 'INSERT OR REPLACE'),
+    );
+    const insertSymbol = db.prepare<Bindable[]>(insertSql('symbols', symbolColumns, 'INSERT OR REPLACE'));
+    const insertLeg = db.prepare<Bindable[]>(insertSql('spread_legs', spreadLegColumns, 'INSERT OR REPLACE'));
+    const dropSymbols = db.prepare<[string]>('DELETE FROM symbols WHERE market_id = ?');
+    const dropLegs = db.prepare<[string]>('DELETE FROM spread_legs WHERE market_id = ?');
+
+    let inBatch = 0;
+    db.exec('BEGIN');
+    reading = true;
+    for await (const entry of entries) {
+      reading = false;
+      const rows = toProfileRows(entry);
+      const values = valuesOf(rows.instrument, instrumentColumns);
+      try {
+        insertInstrument.run(...values);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+        options.onWarning?.(
+          `instruments: marketId ${rows.instrument.marketId} appears more than once; the last definition wins`,
+        );
+        dropSymbols.run(rows.instrument.marketId);
+        dropLegs.run(rows.instrument.marketId);
+        replaceInstrument.run(...values);
+      }
+      for (const symbol of rows.symbols) insertSymbol.run(...valuesOf(symbol, symbolColumns));
+      for (const leg of rows.spreadLegs) insertLeg.run(...valuesOf(leg, spreadLegColumns));
+      inBatch += 1;
+      if (inBatch >= batchSize) {
+        db.exec('COMMIT; BEGIN');
+        inBatch = 0;
+      }
+      reading = true;
+    }
+    reading = false;
+    db.exec('COMMIT');
+    for (const statement of INDEXES) db.exec(statement);
+    const count = (table: string) => Number(db?.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
+    const counts = {
+      instruments: count('instruments'),
+      symbols: count('symbols'),
+      spreadLegs: count('spread_legs'),
+    };
+    db.pragma('user_version = 1');
+    db.close();
+    db = undefined;
+    await syncFile(temp);
+    await rename(temp, targetPath);
+    return counts;
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // The temp file goes away below; a failed close cannot make things worse.
+    }
+    await rm(temp, { force: true });
+    await rm(`${temp}-journal`, { force: true });
+    if (reading || isMdgetError(error)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new MdgetError('MDGET_IO', `sqlite: cannot write ${targetPath}: ${message}`, { cause: error });
+  }
+}
