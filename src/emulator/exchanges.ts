@@ -1,0 +1,133 @@
+/**
+ * The exchanges list (wire-formats §2.9): `<exchanges>` of `exchange` elements carrying everything in
+ * attributes. `ICEUS` and `ICEEU` both say "Futures" in their description, so a search is ambiguous;
+ * `BIG` has the large instruments file; `OTC PINK` has a space in its id and lacks some attributes.
+ */
+
+/** One exchange of the list; attributes absent when undefined. */
+export interface ExchangeEntry {
+  id: string;
+  description: string;
+  attributes: Record<string, string>;
+}
+
+const US_FUTURES = { timezone_local: 'America/Chicago', timezone_feed: 'America/Chicago' };
+const US_EQUITIES = { timezone_local: 'America/New_York', timezone_feed: 'America/New_York' };
+
+const exchange = (id: string, description: string, attributes: Record<string, string>): ExchangeEntry => ({
+  id,
+  description,
+  attributes,
+});
+
+const common = (feedcode: string, delay: string, codes: string, extra: Record<string, string>) => ({
+  feedcode,
+  delay,
+  data_frequency: '1',
+  codes,
+  feewaiver: 'no',
+  freedelayed: 'no',
+  snapshot_frequency: '5',
+  ...extra,
+});
+
+/** The exchanges of the emulator's list, in document order. */
+export const EXCHANGES: readonly ExchangeEntry[] = [
+  exchange('CME', 'CME Globex', {
+    ...common('M', '10', 'CME,XCME', US_FUTURES),
+    eod_release_time: '17:30:00',
+    eod_cutoff_time: '16:00:00',
+  }),
+  exchange('CBOT', 'Chicago Board of Trade', {
+    ...common('B', '10', 'CBOT,XCBT', US_FUTURES),
+    eod_release_time: '17:30:00',
+    eod_cutoff_time: '16:00:00',
+  }),
+  exchange('NYMEX', 'New York Mercantile Exchange', {
+    ...common('J', '10', 'NYMEX,XNYM', US_FUTURES),
+    eod_release_time: '17:30:00',
+    eod_cutoff_time: '16:00:00',
+  }),
+  exchange('COMEX', 'Commodity Exchange Inc', {
+    ...common('K', '10', 'COMEX,XCEC', US_FUTURES),
+    eod_release_time: '17:30:00',
+    eod_cutoff_time: '16:00:00',
+  }),
+  exchange('NYSE', 'New York Stock Exchange', {
+    ...common('N', '15', 'NYSE,XNYS', US_EQUITIES),
+    feewaiver: 'yes',
+    freedelayed: 'yes',
+    eod_release_time: '16:30:00',
+    eod_cutoff_time: '16:00:00',
+  }),
+  exchange('NASDAQ', 'Nasdaq Stock Market', {
+    ...common('Q', '15', 'NASDAQ,XNAS', US_EQUITIES),
+    feewaiver: 'yes',
+    freedelayed: 'yes',
+    eod_release_time: '16:30:00',
+    eod_cutoff_time: '16:00:00',
+  }),
+  exchange('CBOE', 'Cboe Global Indices', {
+    ...common('C', '15', 'CBOE,XCBO', {
+      timezone_local: 'America/Chicago',
+      timezone_feed: 'America/Chicago',
+    }),
+    eod_release_time: '16:00:00',
+    eod_cutoff_time: '15:15:00',
+  }),
+  exchange('ICEUS', 'ICE Futures U.S.', {
+    ...common('I', '10', 'ICEUS,IFUS', {
+      timezone_local: 'America/New_York',
+      timezone_feed: 'America/Chicago',
+    }),
+    eod_release_time: '18:00:00',
+    eod_cutoff_time: '17:00:00',
+  }),
+  exchange('ICEEU', 'ICE Futures Europe', {
+    ...common('E', '10', 'ICEEU,IFEU', { timezone_local: 'Europe/London', timezone_feed: 'America/Chicago' }),
+    region: 'EU',
+    eod_release_time: '19:00:00',
+    eod_cutoff_time: '18:00:00',
+  }),
+  exchange('EUREX', 'Eurex Deutschland & Zürich', {
+    ...common('X', '15', 'EUREX,XEUR', { timezone_local: 'Europe/Berlin', timezone_feed: 'Europe/Berlin' }),
+    region: 'EU',
+    eod_release_time: '22:30:00',
+    eod_cutoff_time: '22:00:00',
+  }),
+  exchange('FOREX', 'Foreign Exchange Spot', {
+    ...common('F', '0', 'FX', US_FUTURES),
+    freedelayed: 'yes',
+    eod_release_time: '16:30:00',
+    eod_cutoff_time: '16:00:00',
+  }),
+  exchange('OTC PINK', 'OTC Pink Open Market', {
+    feedcode: 'P',
+    delay: '',
+    codes: '',
+    feewaiver: 'no',
+    freedelayed: 'yes',
+    timezone_local: 'America/New_York',
+  }),
+  exchange('BIG', 'Synthetic Large Exchange', {
+    ...common('Z', '0', 'BIG,XBIG', US_FUTURES),
+    eod_release_time: '17:30:00',
+    eod_cutoff_time: '16:00:00',
+  }),
+];
+
+const escapeXml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The XML document, its prolog declaring `encoding` (the bytes must then be encoded so). */
+export function exchangesXml(encoding: 'utf-8' | 'iso-8859-1'): string {
+  const lines = [`<?xml version="1.0" encoding="${encoding.toUpperCase()}"?>`, '<exchanges>'];
+  for (const entry of EXCHANGES) {
+    const attributes = Object.entries({ id: entry.id, description: entry.description, ...entry.attributes })
+      .map(([name, value]) => `${name}="${escapeXml(value)}"`)
+      .join(' ');
+    lines.push(`  <exchange ${attributes}/>`);
+  }
+  lines.push('</exchanges>', '');
+  return lines.join('\n');
+}

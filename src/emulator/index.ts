@@ -1,0 +1,12 @@
+/** The bundled emulator of the market data service: start it, configure it, generate captures. */
+export { type CaptureExtraKind, type CaptureOptions, generateCapture } from './capture.js';
+export { EMULATOR_HELP } from './help.js';
+export {
+  defaultEmulatorOptions,
+  type EmulatorOptions,
+  type ErrorTexts,
+  type Fault,
+  type FaultKind,
+  parseEmulatorOption,
+} from './options.js';
+export { type Emulator, type RecordedRequest, startEmulator } from './server.js';

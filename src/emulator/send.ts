@@ -1,0 +1,125 @@
+/**
+ * Writing a response body: streamed with backpressure (write, wait for 'drain'), gzip only when asked,
+ * chunked or with Content-Length, optionally replayed from memory (`cacheBodies`, for benchmarks).
+ */
+import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
+import { constants, createGzip, gzipSync } from 'node:zlib';
+
+/** A response ready to send: text or byte chunks produced on demand. */
+export interface Outcome {
+  status: number;
+  headers: Record<string, string>;
+  chunks: Iterable<string | Buffer>;
+  /** Line end of the body (CSV: the configured one), for faults that cut at a line. */
+  eol: string;
+  /** Key under which `cacheBodies` keeps the body; undefined = not cacheable. */
+  cacheKey?: string;
+}
+
+/** How to send: gzip when the client asked and the option allows; chunked or Content-Length. */
+export interface SendMode {
+  gzip: boolean;
+  transfer: 'chunked' | 'length';
+}
+
+/** Bodies kept for `cacheBodies`: uncompressed chunks and their total length. */
+export type BodyCache = Map<string, { chunks: Buffer[]; length: number }>;
+
+/** Resolves on 'drain', or on 'close' when the client went away. */
+export function drained(sink: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      sink.off('drain', done);
+      sink.off('close', done);
+      resolve();
+    };
+    sink.on('drain', done);
+    sink.on('close', done);
+  });
+}
+
+/** Writes every chunk, waiting for 'drain' whenever the sink is full; stops when it is destroyed. */
+export async function pump(chunks: Iterable<string | Buffer>, sink: Writable): Promise<void> {
+  for (const chunk of chunks) {
+    if (sink.destroyed) return;
+    if (!sink.write(chunk)) await drained(sink);
+  }
+}
+
+/** The whole body as one buffer (Content-Length bodies and faults that need the full size). */
+export function collect(chunks: Iterable<string | Buffer>): Buffer {
+  const buffers: Buffer[] = [];
+  for (const chunk of chunks) buffers.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(buffers);
+}
+
+function* recording(chunks: Iterable<string | Buffer>, into: Buffer[]): Generator<Buffer> {
+  for (const chunk of chunks) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    into.push(buffer);
+    yield buffer;
+  }
+}
+
+const GZIP_OPTIONS = { level: constants.Z_BEST_SPEED };
+
+/** Sends an outcome; resolves when the body is written or the client is gone. */
+export async function sendOutcome(
+  res: ServerResponse,
+  outcome: Outcome,
+  mode: SendMode,
+  cache?: BodyCache,
+): Promise<void> {
+  if (outcome.status === 304) {
+    res.writeHead(304, outcome.headers);
+    res.end();
+    return;
+  }
+  const cached = outcome.cacheKey === undefined ? undefined : cache?.get(outcome.cacheKey);
+  let chunks: Iterable<string | Buffer> = cached ? cached.chunks : outcome.chunks;
+  let recorded: Buffer[] | undefined;
+  if (cache && outcome.cacheKey !== undefined && !cached) {
+    recorded = [];
+    chunks = recording(chunks, recorded);
+  }
+  const headers: Record<string, string | number> = { ...outcome.headers };
+  if (mode.gzip) headers['content-encoding'] = 'gzip';
+  if (mode.transfer === 'length' || (cached && !mode.gzip)) {
+    let body: Buffer[];
+    if (cached && !mode.gzip) {
+      body = cached.chunks;
+    } else if (mode.gzip) {
+      body = [gzipSync(collect(chunks), GZIP_OPTIONS)];
+    } else {
+      // the chunks as they are, never concatenated: a 500 MB body is held once, not twice
+      body = [...chunks].map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    }
+    headers['content-length'] = body.reduce((sum, chunk) => sum + chunk.length, 0);
+    res.writeHead(outcome.status, headers);
+    await pump(body, res);
+  } else {
+    res.writeHead(outcome.status, headers);
+    if (mode.gzip) {
+      const gzip = createGzip(GZIP_OPTIONS);
+      gzip.pipe(res);
+      res.once('close', () => gzip.destroy());
+      await pump(chunks, gzip);
+      gzip.end();
+      await new Promise<void>((resolve) => {
+        if (res.writableFinished || res.destroyed) resolve();
+        else res.once('close', resolve).once('finish', resolve);
+      });
+      if (recorded && outcome.cacheKey !== undefined && !res.destroyed)
+        store(cache, outcome.cacheKey, recorded);
+      return;
+    }
+    await pump(chunks, res);
+  }
+  if (!res.destroyed) res.end();
+  if (recorded && outcome.cacheKey !== undefined && !res.destroyed) store(cache, outcome.cacheKey, recorded);
+}
+
+function store(cache: BodyCache | undefined, key: string, chunks: Buffer[]): void {
+  cache?.set(key, { chunks, length: chunks.reduce((sum, chunk) => sum + chunk.length, 0) });
+}

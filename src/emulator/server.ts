@@ -1,0 +1,316 @@
+/**
+ * The HTTP side of the emulator: routing, credentials, request log, rate limit, query length, faults,
+ * then the endpoint's answer through send.ts. Bases: `/historical`, `/fo`, `/extras`, `/instruments`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dateRangeRecords } from './date-range.js';
+import { eodRecords } from './eod.js';
+import { eventRecords } from './events.js';
+import { exchangesXml } from './exchanges.js';
+import { bodyFaultOutcome, earlyFaultOutcome, isEarlyFault, sendCut, takeFaults } from './faults.js';
+import { futuresOptionRecords, optionCsvLine, optionJson } from './futures-options.js';
+import { instrumentsFile } from './instruments.js';
+import { minuteRecords } from './minutes.js';
+import { type EmulatorOptions, resolveEmulatorOptions } from './options.js';
+import { type Context, errorLine, parseQuery, ServiceError } from './query.js';
+import { joinLines, type Records, renderRecords } from './records.js';
+import { type BodyCache, type Outcome, sendOutcome } from './send.js';
+import { tickRecords } from './ticks.js';
+
+/** One request as received (query names lower-cased; empty values kept). */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  rawQuery: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A running emulator. */
+export interface Emulator {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** Base URLs, no trailing slash. */
+  urls: { historical: string; futuresOptions: string; extras: string; instruments: string };
+  /** The MDGET_* variables that point a client at this emulator. */
+  env: Record<string, string>;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Live options: tests may change them (e.g. `faults`) between requests. */
+  options: EmulatorOptions;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+const CSV_PAGES: Record<string, (ctx: Context) => Records> = {
+  'queryticks.ashx': tickRecords,
+  'queryminutes.ashx': (ctx) => minuteRecords(ctx, 'minutes'),
+  'querynearbyminutes.ashx': (ctx) => minuteRecords(ctx, 'nearby'),
+  'queryformtminutes.ashx': (ctx) => minuteRecords(ctx, 'formT'),
+  'queryeod.ashx': eodRecords,
+  'queryevents.ashx': eventRecords,
+  'queryminutedaterange.ashx': (ctx) => dateRangeRecords(ctx, 'minutes'),
+  'queryeoddaterange.ashx': (ctx) => dateRangeRecords(ctx, 'eod'),
+};
+
+type Route =
+  | { type: 'csv'; page: string }
+  | { type: 'futuresOptions'; json: boolean }
+  | { type: 'exchanges' }
+  | { type: 'instruments'; id: string }
+  | { type: 'notFound' };
+
+function route(pathname: string, options: EmulatorOptions): Route {
+  const lower = pathname.toLowerCase();
+  const historical = /^\/historical\/([^/]+)$/.exec(lower);
+  if (historical?.[1] && Object.hasOwn(CSV_PAGES, historical[1])) return { type: 'csv', page: historical[1] };
+  if (lower === '/fo/futuresoptions') return { type: 'futuresOptions', json: false };
+  if (lower === '/fo/futuresoptions/json') return { type: 'futuresOptions', json: true };
+  if (pathname === `/extras/${options.exchangesPath}.php`) return { type: 'exchanges' };
+  const instruments = /^\/instruments\/([^/]+)-instruments\.json$/.exec(pathname);
+  if (instruments?.[1]) {
+    try {
+      return { type: 'instruments', id: decodeURIComponent(instruments[1]) };
+    } catch {
+      return { type: 'notFound' };
+    }
+  }
+  return { type: 'notFound' };
+}
+
+function acceptsGzip(req: IncomingMessage): boolean {
+  const header = req.headers['accept-encoding'];
+  if (typeof header !== 'string') return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    const zero = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
+    return (coding?.trim().toLowerCase() === 'gzip' || coding?.trim() === '*') && !zero;
+  });
+}
+
+const plain = (status: number, text: string): Outcome => ({
+  status,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  chunks: [text],
+  eol: '\r\n',
+});
+
+function cacheKeyOf(pathname: string, params: Map<string, string>): string {
+  const kept = [...params]
+    .filter(([name]) => name !== 'username' && name !== 'password')
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return `${pathname}?${new URLSearchParams(kept).toString()}`;
+}
+
+/** The normal answer of a request (before body faults). */
+function answer(req: IncomingMessage, pathname: string, rawQuery: string, options: EmulatorOptions): Outcome {
+  const { params } = parseQuery(rawQuery);
+  const eol = options.lineEnding === 'crlf' ? '\r\n' : '\n';
+  const textHeaders = { 'content-type': options.contentType };
+  const target = route(pathname, options);
+  const ctx: Context = { params, options, now: options.now ?? new Date() };
+  const credentialsOk =
+    params.get('username') === options.username && params.get('password') === options.password;
+  const errorOutcome = (line: string): Outcome => ({
+    status: options.errorStatus,
+    headers: textHeaders,
+    chunks: joinLines([[line]], eol, options.finalNewline),
+    eol,
+  });
+  const cacheKey = options.cacheBodies ? cacheKeyOf(pathname, params) : undefined;
+  switch (target.type) {
+    case 'notFound':
+      return plain(404, 'Not Found\r\n');
+    case 'exchanges': {
+      if (options.extrasAuth === 'query' && !credentialsOk) return plain(401, 'Unauthorized\r\n');
+      const xml = exchangesXml(options.exchangesEncoding);
+      const body =
+        options.exchangesEncoding === 'utf-8' ? Buffer.from(xml, 'utf8') : Buffer.from(xml, 'latin1');
+      return {
+        status: 200,
+        headers: { 'content-type': `text/xml; charset=${options.exchangesEncoding}` },
+        chunks: [body],
+        eol: '\n',
+      };
+    }
+    case 'instruments': {
+      const file = instrumentsFile(target.id, options.vendorPrefix, options.instrumentsBigCount);
+      if (!file) return plain(404, 'Not Found\r\n');
+      const headers = { 'content-type': 'application/json', etag: file.etag };
+      const ifNoneMatch = req.headers['if-none-match'];
+      if (
+        typeof ifNoneMatch === 'string' &&
+        (ifNoneMatch.trim() === '*' ||
+          ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag))
+      ) {
+        return { status: 304, headers: { etag: file.etag }, chunks: [], eol: '\n' };
+      }
+      return { status: 200, headers, chunks: file.chunks(), eol: '\n', cacheKey };
+    }
+    case 'csv':
+    case 'futuresOptions': {
+      if (!credentialsOk) return errorOutcome(errorLine(options.errorTexts, 'auth', {}));
+      try {
+        if (target.type === 'csv') {
+          const records = CSV_PAGES[target.page]?.(ctx) ?? [];
+          return {
+            status: 200,
+            headers: textHeaders,
+            chunks: renderRecords(records, eol, options.finalNewline),
+            eol,
+            cacheKey,
+          };
+        }
+        const records = futuresOptionRecords(ctx);
+        const extended = options.futuresOptionsShape === 'extended';
+        if (target.json) {
+          const json = records.length
+            ? `[${records.map((record) => optionJson(record, extended)).join(',\n')}]\n`
+            : '[]\n';
+          return {
+            status: 200,
+            headers: { 'content-type': 'application/json; charset=utf-8' },
+            chunks: [json],
+            eol: '\n',
+            cacheKey,
+          };
+        }
+        const lines = records.map((record) => optionCsvLine(record, extended));
+        return {
+          status: 200,
+          headers: textHeaders,
+          chunks: joinLines(lines.length ? [lines] : [], eol, options.finalNewline),
+          eol,
+          cacheKey,
+        };
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        if (error.isSymbolError && options.unknownSymbol === 'empty')
+          return { status: 200, headers: textHeaders, chunks: [], eol };
+        return errorOutcome(error.line);
+      }
+    }
+  }
+}
+
+/** Starts an emulator on `options.host`, port `options.port` (0 = any free port). */
+export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Promise<Emulator> {
+  const options = resolveEmulatorOptions(partial);
+  const requests: RecordedRequest[] = [];
+  const cache: BodyCache = new Map();
+  const recent: number[] = [];
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = req.url ?? '/';
+    const question = target.indexOf('?');
+    const pathname = question < 0 ? target : target.slice(0, question);
+    const rawQuery = question < 0 ? '' : target.slice(question + 1);
+    requests.push({
+      method: req.method ?? 'GET',
+      path: pathname,
+      query: parseQuery(rawQuery).all,
+      rawQuery,
+      headers: { ...req.headers },
+    });
+    const gzip = options.gzip === 'auto' && acceptsGzip(req);
+    const mode = { gzip, transfer: options.transfer };
+    if (req.method !== 'GET') {
+      await sendOutcome(
+        res,
+        { ...plain(405, 'Method Not Allowed\r\n'), headers: { 'content-type': 'text/plain', allow: 'GET' } },
+        { gzip: false, transfer: 'length' },
+      );
+      return;
+    }
+    if (options.rateLimit !== undefined) {
+      const now = Date.now();
+      while (recent.length && (recent[0] ?? 0) <= now - 1000) recent.shift();
+      if (recent.length >= options.rateLimit) {
+        const limited = plain(429, 'Too Many Requests\r\n');
+        limited.headers['retry-after'] = String(options.retryAfter);
+        await sendOutcome(res, limited, { gzip: false, transfer: 'length' });
+        return;
+      }
+      recent.push(now);
+    }
+    if (rawQuery.length > options.maxQueryLength) {
+      await sendOutcome(res, plain(414, 'URI Too Long\r\n'), { gzip: false, transfer: 'length' });
+      return;
+    }
+    const { delayMs, fault } = takeFaults(options.faults, pathname);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (res.destroyed) return;
+    const eol = options.lineEnding === 'crlf' ? '\r\n' : '\n';
+    if (fault && isEarlyFault(fault)) {
+      await sendOutcome(res, earlyFaultOutcome(fault, eol, options.contentType), {
+        gzip,
+        transfer: 'length',
+      });
+      return;
+    }
+    const outcome = answer(req, pathname, rawQuery, options);
+    if (fault?.kind === 'truncate' || fault?.kind === 'reset') {
+      await sendCut(res, outcome, fault.afterBytes, fault.kind === 'truncate', gzip);
+      return;
+    }
+    if (fault) {
+      const faulty = bodyFaultOutcome(fault, outcome);
+      const faultMode =
+        fault.kind === 'badGzip'
+          ? { gzip: false, transfer: 'chunked' as const }
+          : { ...mode, transfer: 'chunked' as const };
+      await sendOutcome(res, faulty, faultMode);
+      return;
+    }
+    await sendOutcome(res, outcome, mode, options.cacheBodies ? cache : undefined);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(`emulator bug: ${error instanceof Error ? error.message : String(error)}\r\n`);
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${port}`;
+  const urls = {
+    historical: `${url}/historical`,
+    futuresOptions: `${url}/fo`,
+    extras: `${url}/extras`,
+    instruments: `${url}/instruments`,
+  };
+  return {
+    url,
+    urls,
+    env: {
+      MDGET_USERNAME: options.username,
+      MDGET_PASSWORD: options.password,
+      MDGET_HISTORICAL_URL: urls.historical,
+      MDGET_FUTURES_OPTIONS_URL: urls.futuresOptions,
+      MDGET_EXTRAS_URL: urls.extras,
+      MDGET_EXCHANGES_PATH: options.exchangesPath,
+      MDGET_INSTRUMENTS_URL: urls.instruments,
+    },
+    requests,
+    options,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { defaultEmulatorOptions, EMULATOR_HELP, parseEmulatorOption } from '../../src/emulator/index.js';
+import { withEmulator } from '../helpers/with-emulator.js';
+
+describe('emulator options', () => {
+  it('has the defaults of wire-formats §4', () => {
+    const defaults = defaultEmulatorOptions();
+    expect(defaults).toMatchObject({
+      host: '127.0.0.1',
+      port: 0,
+      username: 'demo',
+      password: 'demo',
+      lineEnding: 'crlf',
+      finalNewline: true,
+      errorStatus: 200,
+      unknownSymbol: 'error',
+      gzip: 'auto',
+      contentType: 'text/plain; charset=utf-8',
+      transfer: 'chunked',
+      rowCap: undefined,
+      rateLimit: undefined,
+      retryAfter: 1,
+      maxQueryLength: 2048,
+      tickDay: 'calendar',
+      barLabel: 'start',
+      barAlign: 'clock',
+      formTHours: '04:00-20:00',
+      periodDate: 'first',
+      splitNotation: '4-1',
+      dateRangeShape: 'symbol-first-last',
+      futuresOptionsShape: 'standard',
+      exchangesPath: 'exchanges',
+      extrasAuth: 'none',
+      vendorPrefix: 'vendor',
+      faults: [],
+      cacheBodies: false,
+      instrumentsBigCount: 100_000,
+    });
+    expect(defaults.errorTexts.auth).toBe('Error: invalid username or password');
+  });
+
+  it('states every option in the help text', () => {
+    for (const key of Object.keys(defaultEmulatorOptions()))
+      expect(EMULATOR_HELP, key).toMatch(new RegExp(`\\b${key}\\b`));
+    for (const key of Object.keys(defaultEmulatorOptions().errorTexts))
+      expect(EMULATOR_HELP).toContain(`errorTexts.${key}`);
+  });
+
+  it.each([
+    ['lineEnding', 'lf', { lineEnding: 'lf' }],
+    ['errorStatus', '401', { errorStatus: 401 }],
+    ['finalNewline', 'false', { finalNewline: false }],
+    ['rowCap', '500', { rowCap: 500 }],
+    ['rateLimit', 'off', { rateLimit: undefined }],
+    ['ticksPerDay', '15000000', { ticksPerDay: 15_000_000 }],
+    ['port', '0', { port: 0 }],
+    ['formTHours', '07:00-18:30', { formTHours: '07:00-18:30' }],
+    ['vendorPrefix', 'acme', { vendorPrefix: 'acme' }],
+    ['faults', '{"kind":"status","status":503}', { faults: [{ kind: 'status', status: 503 }] }],
+    ['now', '2025-03-14T15:00:00Z', { now: new Date('2025-03-14T15:00:00Z') }],
+  ])('parses %s=%s', (key, value, expected) => {
+    expect(parseEmulatorOption(key, value)).toEqual(expected);
+  });
+
+  it('parses one error text over the defaults', () => {
+    const { errorTexts } = parseEmulatorOption('errorTexts.auth', 'Error: bad login');
+    expect(errorTexts).toMatchObject({
+      auth: 'Error: bad login',
+      unknownSymbol: 'Error: unknown symbol <sym>',
+    });
+  });
+
+  it.each([
+    ['lineEnding', 'cr', /expected one of crlf, lf/],
+    ['errorStatus', '500', /expected one of 200, 400, 401, 403/],
+    ['rowCap', '-1', /integer >= 1/],
+    ['finalNewline', 'yes', /true or false/],
+    ['formTHours', '4-20', /HH:MM-HH:MM/],
+    ['faults', '[{', /expected JSON/],
+    ['now', 'soon', /ISO time/],
+    ['colour', 'blue', /unknown emulator option "colour"/],
+  ])('rejects %s=%s', (key, value, message) => {
+    expect(() => parseEmulatorOption(key, value)).toThrow(message);
+  });
+
+  it('exposes base URLs and MDGET_* variables without trailing slashes', async () => {
+    await withEmulator({ username: 'u', password: 'p', exchangesPath: 'xl' }, async (emu) => {
+      expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(emu.urls).toEqual({
+        historical: `${emu.url}/historical`,
+        futuresOptions: `${emu.url}/fo`,
+        extras: `${emu.url}/extras`,
+        instruments: `${emu.url}/instruments`,
+      });
+      expect(emu.env).toEqual({
+        MDGET_USERNAME: 'u',
+        MDGET_PASSWORD: 'p',
+        MDGET_HISTORICAL_URL: emu.urls.historical,
+        MDGET_FUTURES_OPTIONS_URL: emu.urls.futuresOptions,
+        MDGET_EXTRAS_URL: emu.urls.extras,
+        MDGET_EXCHANGES_PATH: 'xl',
+        MDGET_INSTRUMENTS_URL: emu.urls.instruments,
+      });
+    });
+  });
+});
