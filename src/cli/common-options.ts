@@ -7,7 +7,10 @@ import { parseIntFlag } from './param-options.js';
 export function addConfigOptions(command: Command): Command {
   return command
     .option('--username <name>', 'account user name (MDGET_USERNAME)')
-    .option('--password-stdin', 'read the password from the first line of standard input (else MDGET_PASSWORD)')
+    .option(
+      '--password-stdin',
+      'read the password from the first line of standard input (else MDGET_PASSWORD)',
+    )
     .option('--historical-url <url>', 'base of the .ashx endpoints (MDGET_HISTORICAL_URL)')
     .option('--futures-options-url <url>', 'base of futuresoptions (MDGET_FUTURES_OPTIONS_URL)')
     .option('--extras-url <url>', 'base of the exchanges list (MDGET_EXTRAS_URL)')
@@ -22,15 +25,32 @@ export function addConfigOptions(command: Command): Command {
 /** The common options of every download command (cli.md). */
 export function addDownloadOptions(command: Command, formats: readonly string[] = OUTPUT_FORMATS): Command {
   return command
-    .option('-o, --output <path>', 'file, `-` for stdout, or a template with {symbol} {date} {start} {end} {command} {ext}', '-')
+    .option(
+      '-o, --output <path>',
+      'file, `-` for stdout, or a template with {symbol} {date} {start} {end} {command} {ext}',
+      '-',
+    )
     .option('--force', 'overwrite existing files')
     .option('--skip-existing', 'leave existing output files alone and do not request them again')
     .addOption(new Option('--format <fmt>', 'output format').choices(formats).default('csv'))
     .option('--no-header', 'csv without its header row')
     .option('--param <key=value>', 'extra query parameter passed through unchanged (repeatable)', collect, [])
-    .option('--symbols-file <path>', 'more symbols, one per line (`-` = stdin; blank lines and # comments ignored)')
-    .option('--concurrency <n>', 'parallel requests for separate outputs', (v) => parseIntFlag(v, '--concurrency', 1, 64), 4)
-    .option('--retries <n>', 'retries on network errors, 429 and 5xx', (v) => parseIntFlag(v, '--retries', 0, 20), 3)
+    .option(
+      '--symbols-file <path>',
+      'more symbols, one per line (`-` = stdin; blank lines and # comments ignored)',
+    )
+    .option(
+      '--concurrency <n>',
+      'parallel requests for separate outputs',
+      (v) => parseIntFlag(v, '--concurrency', 1, 64),
+      4,
+    )
+    .option(
+      '--retries <n>',
+      'retries on network errors, 429 and 5xx',
+      (v) => parseIntFlag(v, '--retries', 0, 20),
+      3,
+    )
     .option('--timeout <duration>', 'per-request timeout without data (e.g. 30s, 2m)', parseDuration, 60_000)
     .option('--report <path>', 'write a JSON report: one entry per request')
     .option('--dry-run', 'print the planned requests (credentials redacted) and send none')

@@ -29,13 +29,18 @@ export interface ResolvedConfig {
 const DEFAULTS: Partial<Config> = { exchangesPath: 'exchanges' };
 
 /** Reads the dotenv file: --env-file must exist; the default `.env` is used only when present. */
-export function readEnvFile(flag: string | undefined, cwd: string): { path?: string; values: Record<string, string> } {
+export function readEnvFile(
+  flag: string | undefined,
+  cwd: string,
+): { path?: string; values: Record<string, string> } {
   const path = resolve(cwd, flag ?? '.env');
   try {
     return { path, values: parse(readFileSync(path)) };
   } catch (error) {
     if (flag === undefined && (error as { code?: string }).code === 'ENOENT') return { values: {} };
-    throw configError(`cannot read --env-file ${flag ?? '.env'}: ${(error as { code?: string }).code ?? 'unreadable'}`);
+    throw configError(
+      `cannot read --env-file ${flag ?? '.env'}: ${(error as { code?: string }).code ?? 'unreadable'}`,
+    );
   }
 }
 

@@ -5,9 +5,15 @@ import { EXIT, exitCodeFor } from './exit-codes.js';
 import { type Io, systemIo } from './io.js';
 import { buildProgram } from './program.js';
 
+declare const __MDGET_VERSION__: string | undefined;
+
+// The single binary has no package.json beside it: its build defines the version (scripts/build-sea.js).
 const VERSION = (() => {
+  if (typeof __MDGET_VERSION__ === 'string') return __MDGET_VERSION__;
   try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return '0.0.0';
   }
@@ -18,6 +24,11 @@ export async function main(argv: readonly string[], io: Io = systemIo()): Promis
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
+  // A reader that goes away (`mdget config | head -1`) is a normal end, never a crash (cli.md).
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  };
+  io.stdout.on('error', onStdoutError);
   const secrets: string[] = io.env.MDGET_PASSWORD ? [io.env.MDGET_PASSWORD] : [];
   try {
     const program = buildProgram({ io, signal: controller.signal, now: new Date(), secrets }, VERSION);
@@ -25,10 +36,12 @@ export async function main(argv: readonly string[], io: Io = systemIo()): Promis
     return EXIT.ok;
   } catch (error) {
     if (controller.signal.aborted) return exitCodeFor('MDGET_ABORTED');
-    const commanderCode = (error as { code?: string }).code;
-    if (commanderCode?.startsWith('commander.')) {
+    const commanderCode = (error as { code?: unknown }).code;
+    if (typeof commanderCode === 'string' && commanderCode.startsWith('commander.')) {
       const exitCode = (error as { exitCode?: number }).exitCode ?? EXIT.usage;
-      return commanderCode === 'commander.helpDisplayed' || commanderCode === 'commander.version' || exitCode === 0
+      return commanderCode === 'commander.helpDisplayed' ||
+        commanderCode === 'commander.version' ||
+        exitCode === 0
         ? EXIT.ok
         : EXIT.usage;
     }

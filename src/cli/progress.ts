@@ -34,7 +34,11 @@ export function createProgress(
         open.set(event.id, entry);
       }
       const seconds = Math.max(0.001, (Date.now() - entry.started) / 1000);
-      const payload = { label: event.label, size: megabytes(event.bytes), rate: `${megabytes(event.bytes / seconds)}/s` };
+      const payload = {
+        label: event.label,
+        size: megabytes(event.bytes),
+        rate: `${megabytes(event.bytes / seconds)}/s`,
+      };
       // Without Content-Length (chunked, gzip) only bytes and rate mean anything: keep the bar full.
       if (event.totalBytes) entry.bar.update(event.bytes, payload);
       else entry.bar.update(0, payload);

@@ -12,7 +12,11 @@ export interface Window {
  * beginning of end's day (the day before when end is a midnight, end being exclusive); no end → the end of
  * start's day; neither → today.
  */
-export function resolveDayRange(start: WallTime | undefined, end: WallTime | undefined, today: WallTime): Window {
+export function resolveDayRange(
+  start: WallTime | undefined,
+  end: WallTime | undefined,
+  today: WallTime,
+): Window {
   if (start && end) return { start, end };
   if (start) return { start, end: addDays(startOfDay(start), 1) };
   if (end) {

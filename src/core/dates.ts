@@ -79,7 +79,8 @@ export function formatServiceDate(time: WallTime): string {
 export const isoDay = (time: WallTime): string => time.toISOString().slice(0, 10);
 
 /** Midnight of the same wall-clock day. */
-export const startOfDay = (time: WallTime): WallTime => new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS);
+export const startOfDay = (time: WallTime): WallTime =>
+  new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS);
 
 /** The wall-clock time `days` calendar days later (DST does not exist in wall-clock arithmetic). */
 export const addDays = (time: WallTime, days: number): WallTime => new Date(time.getTime() + days * DAY_MS);

@@ -4,7 +4,7 @@ import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createInflate } from 'node:zlib';
 import { type ErrorCode, isMdgetError, MdgetError } from './errors.js';
-import { type HttpDeps, isAbort, networkError, openResponse } from './http.js';
+import { errorCode, type HttpDeps, isAbort, networkError, openResponse } from './http.js';
 import type { RecordKind } from './record-shapes.js';
 import { redactText, redactUrl } from './redact.js';
 import { closingBytes, newOutputState, type OutputFormat, ResponseTransform } from './response-transform.js';
@@ -86,7 +86,10 @@ interface Group {
 }
 
 /** The output file of each request and the groups that share one (pure). */
-export function groupByOutput(plans: readonly PlannedRequest[], options: BatchOptions): Map<string, PlannedRequest[]> {
+export function groupByOutput(
+  plans: readonly PlannedRequest[],
+  options: BatchOptions,
+): Map<string, PlannedRequest[]> {
   const groups = new Map<string, PlannedRequest[]>();
   const ext = options.format === 'raw' ? (plans[0]?.jsonBody ? 'json' : 'csv') : options.format;
   for (const plan of plans) {
@@ -287,7 +290,9 @@ function writeAll(sink: Sink, text: string): Promise<void> {
 }
 
 function describe(plan: PlannedRequest): string {
-  const window = plan.start ? ` ${plan.start}${plan.end && plan.end !== plan.start ? `..${plan.end}` : ''}` : '';
+  const window = plan.start
+    ? ` ${plan.start}${plan.end && plan.end !== plan.start ? `..${plan.end}` : ''}`
+    : '';
   return `${plan.command} ${plan.symbol}${window}`;
 }
 
@@ -295,8 +300,11 @@ function describe(plan: PlannedRequest): string {
 function asMdgetError(error: unknown, url?: URL, secrets: readonly (string | undefined)[] = []): MdgetError {
   if (isMdgetError(error)) return error;
   if (isAbort(error)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: error });
-  const code = (error as { code?: string }).code ?? '';
-  if (url && (code.startsWith('Z_') || code.startsWith('UND_ERR') || code.startsWith('ERR_STREAM_PREMATURE'))) {
+  const code = errorCode(error);
+  if (
+    url &&
+    (code.startsWith('Z_') || code.startsWith('UND_ERR') || code.startsWith('ERR_STREAM_PREMATURE'))
+  ) {
     const message = error instanceof Error ? error.message : String(error);
     return new MdgetError(
       'MDGET_NETWORK',

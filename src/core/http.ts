@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher, request } from 'undici';
-import { MdgetError } from './errors.js';
+import { isMdgetError, MdgetError } from './errors.js';
 import { redactText, redactUrl } from './redact.js';
 import { type RetryPolicy, retryDelayMs } from './retry.js';
 
@@ -46,20 +46,29 @@ const RETRYABLE_CODES = new Set([
 
 /** True for failures worth another try: connection problems and timeouts (not aborts, not bad input). */
 export function isRetryableNetworkError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && RETRYABLE_CODES.has(code);
+  return RETRYABLE_CODES.has(errorCode(error));
 }
 
 /** Converts a thrown network-level error into an MdgetError, with the URL redacted. */
-export function networkError(error: unknown, url: URL, secrets: readonly (string | undefined)[] = []): MdgetError {
+export function networkError(
+  error: unknown,
+  url: URL,
+  secrets: readonly (string | undefined)[] = [],
+): MdgetError {
   if (isAbort(error)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: error });
-  const code = (error as { code?: string }).code ?? '';
+  const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   const what = code.includes('TIMEOUT') ? 'timed out' : 'failed';
   return new MdgetError(
     'MDGET_NETWORK',
     redactText(`request ${what}: ${redactUrl(url)}: ${message}${code ? ` (${code})` : ''}`, secrets),
   );
+}
+
+/** The string `code` of a Node or undici error, '' when absent (DOMException codes are numbers). */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : '';
 }
 
 /** True when the error comes from our AbortSignal. */
@@ -98,13 +107,19 @@ export async function openResponse(
         const location = String(response.headers.location ?? '');
         throw new MdgetError(
           'MDGET_HTTP',
-          redactText(`HTTP ${statusCode} from ${where}: redirect to ${redactUrl(location)} not followed`, secrets),
+          redactText(
+            `HTTP ${statusCode} from ${where}: redirect to ${redactUrl(location)} not followed`,
+            secrets,
+          ),
         );
       }
       if (statusCode !== 429 && statusCode < 500) {
         throw new MdgetError(
           'MDGET_SERVICE',
-          redactText(`service refused (HTTP ${statusCode}) ${where}${firstLine ? `: ${firstLine}` : ''}`, secrets),
+          redactText(
+            `service refused (HTTP ${statusCode}) ${where}${firstLine ? `: ${firstLine}` : ''}`,
+            secrets,
+          ),
         );
       }
       reason = `HTTP ${statusCode}${firstLine ? `: ${firstLine}` : ''}`;
@@ -116,7 +131,7 @@ export async function openResponse(
         );
       }
     } catch (error) {
-      if ((error as { code?: string }).code?.startsWith('MDGET_')) throw error;
+      if (isMdgetError(error)) throw error;
       if (isAbort(error) || !isRetryableNetworkError(error) || attempt > deps.retry.retries) {
         throw networkError(error, url, secrets);
       }

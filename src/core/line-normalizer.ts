@@ -60,9 +60,4 @@ export class LineNormalizer {
     this.lines++;
     return Buffer.concat([rest, Buffer.from('\n')]);
   }
-
-  /** The bytes of the partial line held back so far. */
-  get pending(): Buffer {
-    return this.carry;
-  }
 }

@@ -29,7 +29,12 @@ const start = {
   kind: 'date',
   help: 'start of the range, inclusive (market time)',
 } as const;
-const end = { flag: 'end', query: 'end', kind: 'date', help: 'end of the range, exclusive (market time)' } as const;
+const end = {
+  flag: 'end',
+  query: 'end',
+  kind: 'date',
+  help: 'end of the range, exclusive (market time)',
+} as const;
 const maxRecords = {
   flag: 'maxrecords',
   query: 'maxrecords',
@@ -44,7 +49,13 @@ const order = {
   choices: ['asc', 'desc'],
   help: 'record order (always sent; default asc)',
 } as const;
-const trend = { flag: 'trend', query: 'trend', kind: 'flag', sent: 'y', help: 'support/resistance rows' } as const;
+const trend = {
+  flag: 'trend',
+  query: 'trend',
+  kind: 'flag',
+  sent: 'y',
+  help: 'support/resistance rows',
+} as const;
 
 export const ticksParams = [
   start,
@@ -82,8 +93,18 @@ export const eodParams = [
   { ...maxRecords, help: 'most records (ignored by the service when --start is given)' },
   order,
   { flag: 'period', query: 'data', kind: 'choice', choices: EOD_PERIODS, help: 'bar period (default daily)' },
-  { flag: 'nearest', query: 'data', kind: 'flag', help: 'futures: nearest-expiry contract each day (data=<period>nearest)' },
-  { flag: 'continue', query: 'data', kind: 'flag', help: 'futures: same month chained across years (data=<period>continue)' },
+  {
+    flag: 'nearest',
+    query: 'data',
+    kind: 'flag',
+    help: 'futures: nearest-expiry contract each day (data=<period>nearest)',
+  },
+  {
+    flag: 'continue',
+    query: 'data',
+    kind: 'flag',
+    help: 'futures: same month chained across years (data=<period>continue)',
+  },
   {
     flag: 'volume',
     query: 'volume',
@@ -91,7 +112,13 @@ export const eodParams = [
     choices: ['contract', 'total', 'sum', 'sumcontract', 'sumtotal'],
     help: 'futures volume: own contract, all contracts, or sums for long periods',
   },
-  { flag: 'backadjust', query: 'backadjust', kind: 'flag', sent: 'true', help: 'shift older contracts by the roll gap' },
+  {
+    flag: 'backadjust',
+    query: 'backadjust',
+    kind: 'flag',
+    sent: 'true',
+    help: 'shift older contracts by the roll gap',
+  },
   {
     flag: 'days-to-expiration',
     query: 'daystoexpiration',
@@ -107,7 +134,13 @@ export const eodParams = [
     choices: ['expiration', 'combined'],
     help: 'roll rule for --nearest: by expiry, or by volume and open interest',
   },
-  { flag: 'nth', query: 'nearby', kind: 'int', min: 1, help: 'n-th nearest contract for --nearest (default 1)' },
+  {
+    flag: 'nth',
+    query: 'nearby',
+    kind: 'int',
+    min: 1,
+    help: 'n-th nearest contract for --nearest (default 1)',
+  },
   {
     flag: 'adjust-splits',
     query: 'splits',
@@ -128,7 +161,13 @@ export const eodParams = [
 export const eventsParams = [
   { ...start, help: 'first event date, inclusive (default: all data)' },
   { ...end, help: 'last event date, exclusive (default: all data)' },
-  { flag: 'splits', query: 'splits', kind: 'flag', sent: 'true', help: 'splits (none of the three = all types)' },
+  {
+    flag: 'splits',
+    query: 'splits',
+    kind: 'flag',
+    sent: 'true',
+    help: 'splits (none of the three = all types)',
+  },
   { flag: 'dividends', query: 'dividends', kind: 'flag', sent: 'true', help: 'dividends' },
   { flag: 'earnings', query: 'earnings', kind: 'flag', sent: 'true', help: 'earnings' },
 ] as const satisfies readonly ParamSpec[];
@@ -137,7 +176,12 @@ export const dateRangeParams = [] as const satisfies readonly ParamSpec[];
 
 export const futuresOptionsParams = [
   { flag: 'date', query: 'date', kind: 'date', help: 'trading date (default: the latest)' },
-  { flag: 'json', query: '', kind: 'flag', help: 'JSON form (futuresoptions/json), streamed through unchanged' },
+  {
+    flag: 'json',
+    query: '',
+    kind: 'flag',
+    help: 'JSON form (futuresoptions/json), streamed through unchanged',
+  },
 ] as const satisfies readonly ParamSpec[];
 
 /** The parameter table of each download command, for the CLI and the README. */
@@ -151,4 +195,5 @@ export const COMMAND_PARAMS = {
 } as const;
 
 /** Flag name to options key: 'days-to-expiration' → 'daysToExpiration', 'adjust-splits' → 'adjustSplits'. */
-export const optionKey = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+export const optionKey = (flag: string): string =>
+  flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

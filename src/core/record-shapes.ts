@@ -40,8 +40,10 @@ function shape(
 ): RecordShape {
   return {
     header: (count, trend) =>
-      (variants.find((v) => v.header.length === count && !!v.trend === trend) ??
-        variants.find((v) => v.header.length === count))?.header,
+      (
+        variants.find((v) => v.header.length === count && !!v.trend === trend) ??
+        variants.find((v) => v.header.length === count)
+      )?.header,
     matches: (line) => variants.some((v) => v.re.test(line)),
     hasSymbol: (count) => symbolFieldCounts.includes(count),
     checked: true,
@@ -63,24 +65,38 @@ export const RECORD_SHAPES: Record<RecordKind, RecordShape> = {
   minutes: shape(
     [
       { re: re(MINUTE, TD, OPT, OPT, OPT, OPT, OPT), header: ['time', 'trading_day', ...OHLCV] },
-      { re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT), header: ['contract', 'time', 'trading_day', ...OHLCV] },
+      {
+        re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT),
+        header: ['contract', 'time', 'trading_day', ...OHLCV],
+      },
       { re: re(MINUTE, OPT, OPT), header: ['time', 'support', 'resistance'], trend: true },
     ],
     [8],
   ),
   nearbyMinutes: shape(
-    [{ re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT), header: ['contract', 'time', 'trading_day', ...OHLCV] }],
+    [
+      {
+        re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT),
+        header: ['contract', 'time', 'trading_day', ...OHLCV],
+      },
+    ],
     [8],
   ),
   eod: shape(
     [
       { re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT), header: ['symbol', 'date', ...OHLCV] },
-      { re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT, OPT), header: ['symbol', 'date', ...OHLCV, 'open_interest'] },
+      {
+        re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT, OPT),
+        header: ['symbol', 'date', ...OHLCV, 'open_interest'],
+      },
       { re: re(SYM, DAY, OPT, OPT), header: ['symbol', 'date', 'support', 'resistance'], trend: true },
     ],
     [4, 7, 8],
   ),
-  events: shape([{ re: re(SYM, DAY, '[A-Za-z ]+', '[^,]*'), header: ['symbol', 'date', 'event_type', 'value'] }], [4]),
+  events: shape(
+    [{ re: re(SYM, DAY, '[A-Za-z ]+', '[^,]*'), header: ['symbol', 'date', 'event_type', 'value'] }],
+    [4],
+  ),
   dateRange: {
     header: (count) => (count === 3 ? ['symbol', 'first', 'last'] : undefined),
     matches: () => true,

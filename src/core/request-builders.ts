@@ -75,7 +75,10 @@ export type Page = (typeof PAGES)[keyof typeof PAGES];
 
 /** Percent-encodes a query value; also `*!'()`, which encodeURIComponent leaves raw (spec §1.1). */
 export function encodeQueryValue(value: string): string {
-  return encodeURIComponent(value).replace(/[*!'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(value).replace(
+    /[*!'()]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** A query value; a list goes out as encoded items joined by raw commas (spec §1.1 accepts both forms). */
@@ -86,7 +89,8 @@ export function buildUrl(base: string, page: string, query: readonly (readonly [
   const pairs = query
     .filter(([, value]) => value !== undefined && value !== '' && value.length > 0)
     .map(([name, value]) => {
-      const text = typeof value === 'string' ? encodeQueryValue(value) : value!.map(encodeQueryValue).join(',');
+      const text =
+        typeof value === 'string' ? encodeQueryValue(value) : value!.map(encodeQueryValue).join(',');
       return `${encodeQueryValue(name)}=${text}`;
     });
   const joined = base.endsWith('/') ? base + page : `${base}/${page}`;
@@ -94,10 +98,7 @@ export function buildUrl(base: string, page: string, query: readonly (readonly [
 }
 
 /** Query pairs from a parameter table and typed values: dates in service form, flags as their sent value. */
-export function queryFromSpecs(
-  specs: readonly ParamSpec[],
-  values: object,
-): [string, string | undefined][] {
+export function queryFromSpecs(specs: readonly ParamSpec[], values: object): [string, string | undefined][] {
   const record = values as Record<string, unknown>;
   const out: [string, string | undefined][] = [];
   for (const spec of specs) {
@@ -135,7 +136,12 @@ function build(
 }
 
 /** Ticks always send `order` (default asc): unset, the service does not guarantee an order (spec §1.6). */
-export function buildTicksUrl(config: Config, symbol: string, params: TicksParams, extra: ExtraParams = []): URL {
+export function buildTicksUrl(
+  config: Config,
+  symbol: string,
+  params: TicksParams,
+  extra: ExtraParams = [],
+): URL {
   const values = { ...params, order: params.order ?? 'asc' };
   return build(historical(config), PAGES.ticks, config, [['symbol', symbol]], ticksParams, values, extra);
 }
@@ -192,18 +198,34 @@ export function buildEventsUrl(
 }
 
 /** queryminutedaterange.ashx */
-export function buildMinuteDateRangeUrl(config: Config, symbols: readonly string[], extra: ExtraParams = []): URL {
+export function buildMinuteDateRangeUrl(
+  config: Config,
+  symbols: readonly string[],
+  extra: ExtraParams = [],
+): URL {
   return buildListUrl(config, PAGES.minuteDateRange, symbols, dateRangeParams, {}, extra);
 }
 
 /** queryeoddaterange.ashx */
-export function buildEodDateRangeUrl(config: Config, symbols: readonly string[], extra: ExtraParams = []): URL {
+export function buildEodDateRangeUrl(
+  config: Config,
+  symbols: readonly string[],
+  extra: ExtraParams = [],
+): URL {
   return buildListUrl(config, PAGES.eodDateRange, symbols, dateRangeParams, {}, extra);
 }
 
 function futuresOptions(page: Page) {
   return (config: Config, root: string, params: FuturesOptionsParams, extra: ExtraParams = []): URL =>
-    build(config.futuresOptionsUrl ?? '', page, config, [['root', root]], futuresOptionsParams, params, extra);
+    build(
+      config.futuresOptionsUrl ?? '',
+      page,
+      config,
+      [['root', root]],
+      futuresOptionsParams,
+      params,
+      extra,
+    );
 }
 /** futuresoptions (CSV) on the futures-options base. */
 export const buildFuturesOptionsUrl = futuresOptions(PAGES.futuresOptions);

@@ -87,7 +87,10 @@ export class ResponseTransform extends Transform {
         this.headSize += chunk.length;
         const joined = Buffer.concat(this.head);
         const first = firstLine(joined);
-        if (first === undefined && this.headSize < HEAD_CAP) return callback();
+        if (first === undefined && this.headSize < HEAD_CAP) {
+          callback();
+          return;
+        }
         this.head = [];
         this.start(first ?? joined.toString('utf8').trim());
         this.process(joined);
@@ -105,7 +108,10 @@ export class ResponseTransform extends Transform {
       if (!this.started) {
         const joined = Buffer.concat(this.head);
         const text = joined.toString('utf8').trim();
-        if (text === '') return callback();
+        if (text === '') {
+          callback();
+          return;
+        }
         this.start(text);
         this.process(joined);
       }
@@ -128,9 +134,12 @@ export class ResponseTransform extends Transform {
       this.passThroughJson = true;
       return;
     }
-    if (ERROR_RE.test(first)) this.fail('MDGET_SERVICE', `service error: ${first.trim().slice(0, 300)} (${where})`);
-    if (firstChar === '<') this.fail('MDGET_HTTP', `server sent an HTML page instead of data (maintenance?): ${where}`);
-    if (this.options.jsonBody) this.fail('MDGET_HTTP', `expected a JSON body, got '${first.slice(0, 80)}': ${where}`);
+    if (ERROR_RE.test(first))
+      this.fail('MDGET_SERVICE', `service error: ${first.trim().slice(0, 300)} (${where})`);
+    if (firstChar === '<')
+      this.fail('MDGET_HTTP', `server sent an HTML page instead of data (maintenance?): ${where}`);
+    if (this.options.jsonBody)
+      this.fail('MDGET_HTTP', `expected a JSON body, got '${first.slice(0, 80)}': ${where}`);
     const fieldCount = first.split(',').length;
     this.fieldNames = this.shape.header(fieldCount, this.options.trend);
   }
@@ -150,7 +159,7 @@ export class ResponseTransform extends Transform {
       return;
     }
     const lines = this.normalizer.push(chunk);
-    this.keepTail(lines.length > 0 ? Buffer.concat([lines, this.normalizer.pending]) : this.normalizer.pending);
+    if (lines.length > 0) this.keepTail(lines);
     this.emitLines(lines);
   }
 
@@ -195,7 +204,10 @@ export class ResponseTransform extends Transform {
       }
       const line = chunk.subarray(start, end).toString('utf8');
       if (ERROR_RE.test(line) && !this.shape.matches(line.trim())) {
-        this.fail('MDGET_SERVICE', `service error after data: ${line.trim().slice(0, 300)} (${redactUrl(this.options.url)})`);
+        this.fail(
+          'MDGET_SERVICE',
+          `service error after data: ${line.trim().slice(0, 300)} (${redactUrl(this.options.url)})`,
+        );
       }
     }
   }
@@ -203,14 +215,17 @@ export class ResponseTransform extends Transform {
   private keepTail(bytes: Buffer): void {
     const keep = 4096;
     this.tail =
-      bytes.length >= keep ? Buffer.from(bytes.subarray(bytes.length - keep)) : lastBytes(this.tail, bytes, keep);
+      bytes.length >= keep
+        ? Buffer.from(bytes.subarray(bytes.length - keep))
+        : lastBytes(this.tail, bytes, keep);
   }
 
   private emitLines(lines: Buffer): void {
     if (lines.length === 0) return;
     const { state } = this.options;
     if (state.format === 'csv') {
-      if (state.header && !state.headerWritten && this.fieldNames) this.push(`${this.fieldNames.join(',')}\n`);
+      if (state.header && !state.headerWritten && this.fieldNames)
+        this.push(`${this.fieldNames.join(',')}\n`);
       state.headerWritten = true;
       this.rows = this.normalizer.lines;
       this.push(lines);
@@ -245,7 +260,8 @@ export function recordToJson(
   if (!shape.hasSymbol(fields.length)) parts.push(`"symbol":${JSON.stringify(symbol)}`);
   fields.forEach((field, i) => {
     const key = keys?.[i] ?? `field${i + 1}`;
-    const value = field === '' ? 'null' : NUMBER_RE.test(field) && !isTextKey(key) ? field : JSON.stringify(field);
+    const value =
+      field === '' ? 'null' : NUMBER_RE.test(field) && !isTextKey(key) ? field : JSON.stringify(field);
     parts.push(`${JSON.stringify(key)}:${value}`);
   });
   return `{${parts.join(',')}}`;

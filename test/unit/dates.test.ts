@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { checkRange, planDayWindows, resolveDayRange, shardOf, splitByLength } from '../../src/core/chunks.js';
-import { CENTRAL, EASTERN, formatServiceDate, isEquitySymbol, parseDateInput, todayIn } from '../../src/core/dates.js';
+import {
+  checkRange,
+  planDayWindows,
+  resolveDayRange,
+  shardOf,
+  splitByLength,
+} from '../../src/core/chunks.js';
+import {
+  CENTRAL,
+  EASTERN,
+  formatServiceDate,
+  isEquitySymbol,
+  parseDateInput,
+  todayIn,
+} from '../../src/core/dates.js';
 
 // 2025-03-14 03:30 UTC is still the 13th in New York and Chicago.
 const NOW = new Date('2025-03-14T03:30:00Z');
@@ -18,14 +31,26 @@ describe('parseDateInput', () => {
     ['yesterday', '2025-03-12T00:00:00'],
     ['7d', '2025-03-06T00:00:00'],
     ['2024-02-29', '2024-02-29T00:00:00'],
-  ])('%s → %s', (input, expected) => expect(iso(parseDateInput(input, '--start', EASTERN, NOW))).toBe(expected));
+  ])('%s → %s', (input, expected) =>
+    expect(iso(parseDateInput(input, '--start', EASTERN, NOW))).toBe(expected),
+  );
 
-  it.each(['2025-02-30', '2025-13-01', '2025-03-14T24:00', '2025031', 'tomorrow', '', '2025-03-14T09:60', '3w'])(
-    'rejects %s naming the flag and the forms',
-    (input) =>
-      expect(() => parseDateInput(input, '--end', EASTERN, NOW)).toThrow(
-        expect.objectContaining({ code: 'MDGET_USAGE', message: expect.stringMatching(/^invalid --end .*YYYY-MM-DD/) }),
-      ),
+  it.each([
+    '2025-02-30',
+    '2025-13-01',
+    '2025-03-14T24:00',
+    '2025031',
+    'tomorrow',
+    '',
+    '2025-03-14T09:60',
+    '3w',
+  ])('rejects %s naming the flag and the forms', (input) =>
+    expect(() => parseDateInput(input, '--end', EASTERN, NOW)).toThrow(
+      expect.objectContaining({
+        code: 'MDGET_USAGE',
+        message: expect.stringMatching(/^invalid --end .*YYYY-MM-DD/),
+      }),
+    ),
   );
 
   it('takes today in the market zone', () => {
@@ -77,10 +102,15 @@ describe('chunks', () => {
     expect(r(undefined, '2025-03-10T00:00:00')).toEqual(['2025-03-09T00:00:00', '2025-03-10T00:00:00']);
   });
   it('rejects an end not after the start', () => {
-    expect(() => checkRange(d('2025-03-14T00:00:00'), d('2025-03-14T00:00:00'))).toThrow(/--end .* must be after --start/);
+    expect(() => checkRange(d('2025-03-14T00:00:00'), d('2025-03-14T00:00:00'))).toThrow(
+      /--end .* must be after --start/,
+    );
   });
   it('splits lists by encoded length and shards deterministically', () => {
-    expect(splitByLength(['aa', 'bb', 'cc', 'dd'], (s) => s.length + 1, 6)).toEqual([['aa', 'bb'], ['cc', 'dd']]);
+    expect(splitByLength(['aa', 'bb', 'cc', 'dd'], (s) => s.length + 1, 6)).toEqual([
+      ['aa', 'bb'],
+      ['cc', 'dd'],
+    ]);
     expect(shardOf([1, 2, 3, 4, 5], 2, 2)).toEqual([2, 4]);
   });
 });

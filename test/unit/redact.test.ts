@@ -3,7 +3,10 @@ import { redactText, redactUrl } from '../../src/core/redact.js';
 
 describe('redaction', () => {
   it.each([
-    ['http://h/q.ashx?username=bob&password=s3cret&symbol=A%2AB', 'http://h/q.ashx?username=***&password=***&symbol=A%2AB'],
+    [
+      'http://h/q.ashx?username=bob&password=s3cret&symbol=A%2AB',
+      'http://h/q.ashx?username=***&password=***&symbol=A%2AB',
+    ],
     ['http://h/q.ashx?symbol=X&PassWord=z', 'http://h/q.ashx?symbol=X&PassWord=***'],
     ['http://u:pw@h/x', 'http://***:***@h/x'],
     ['http://h/x?symbol=Y', 'http://h/x?symbol=Y'],

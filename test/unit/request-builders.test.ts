@@ -49,8 +49,14 @@ describe('request builders: options in, URL out', () => {
       buildMinutesUrl(config, '^EURUSD', { interval: 5, maxrecords: 3 }),
       `${H}queryminutes.ashx?username=u&password=p&symbol=%5EEURUSD&interval=5&maxrecords=3&order=asc`,
     ],
-    [buildNearbyMinutesUrl(config, 'ESM25', {}), `${H}querynearbyminutes.ashx?username=u&password=p&symbol=ESM25&order=asc`],
-    [buildFormTMinutesUrl(config, '$SPX', { trend: true }), `${H}queryformtminutes.ashx?username=u&password=p&symbol=%24SPX&order=asc&trend=y`],
+    [
+      buildNearbyMinutesUrl(config, 'ESM25', {}),
+      `${H}querynearbyminutes.ashx?username=u&password=p&symbol=ESM25&order=asc`,
+    ],
+    [
+      buildFormTMinutesUrl(config, '$SPX', { trend: true }),
+      `${H}queryformtminutes.ashx?username=u&password=p&symbol=%24SPX&order=asc&trend=y`,
+    ],
     [buildEodUrl(config, 'AAPL', {}), `${H}queryeod.ashx?username=u&password=p&symbol=AAPL&order=asc`],
     [
       buildEodUrl(config, 'ZC*1', {
@@ -67,24 +73,39 @@ describe('request builders: options in, URL out', () => {
       }),
       `${H}queryeod.ashx?username=u&password=p&symbol=ZC%2A1&data=weeklynearest&order=asc&volume=sum&backadjust=true&daystoexpiration=0&contractroll=combined&nearby=2&splits=false&dividends=true&trend=y`,
     ],
-    [buildEodUrl(config, 'ZCN25', { continue: true }), `${H}queryeod.ashx?username=u&password=p&symbol=ZCN25&data=dailycontinue&order=asc`],
+    [
+      buildEodUrl(config, 'ZCN25', { continue: true }),
+      `${H}queryeod.ashx?username=u&password=p&symbol=ZCN25&data=dailycontinue&order=asc`,
+    ],
     [
       buildEventsUrl(config, ['AAPL', 'MSFT'], { splits: true, start: day('2020-01-01T00:00:00') }),
       `${H}queryevents.ashx?username=u&password=p&symbols=AAPL,MSFT&start=20200101&splits=true`,
     ],
-    [buildMinuteDateRangeUrl(config, ['AAPL', 'BRK.B']), `${H}queryminutedaterange.ashx?username=u&password=p&symbols=AAPL,BRK.B`],
-    [buildEodDateRangeUrl(config, ['ZCN25']), `${H}queryeoddaterange.ashx?username=u&password=p&symbols=ZCN25`],
+    [
+      buildMinuteDateRangeUrl(config, ['AAPL', 'BRK.B']),
+      `${H}queryminutedaterange.ashx?username=u&password=p&symbols=AAPL,BRK.B`,
+    ],
+    [
+      buildEodDateRangeUrl(config, ['ZCN25']),
+      `${H}queryeoddaterange.ashx?username=u&password=p&symbols=ZCN25`,
+    ],
     [
       buildFuturesOptionsUrl(config, 'ZC', { date: day('2025-03-13T00:00:00') }),
       'http://fo.test/base/futuresoptions?username=u&password=p&root=ZC&date=20250313',
     ],
-    [buildFuturesOptionsJsonUrl(config, 'ZC', {}), 'http://fo.test/base/futuresoptions/json?username=u&password=p&root=ZC'],
+    [
+      buildFuturesOptionsJsonUrl(config, 'ZC', {}),
+      'http://fo.test/base/futuresoptions/json?username=u&password=p&root=ZC',
+    ],
     [buildExchangesUrl(config), 'http://x.test/exchanges.php'],
     [buildInstrumentsUrl(config, 'CME Globex'), 'http://i.test/files/CME%20Globex-instruments.json'],
   ])('%s', (url, expected) => expect(url.href).toBe(expected));
 
   it('passes extra parameters through unchanged, after the modelled ones', () => {
-    const url = buildTicksUrl(config, 'AAPL', {}, [['type', 'Q'], ['exchId', '7']]);
+    const url = buildTicksUrl(config, 'AAPL', {}, [
+      ['type', 'Q'],
+      ['exchId', '7'],
+    ]);
     expect(url.href).toBe(`${H}queryticks.ashx?username=u&password=p&symbol=AAPL&order=asc&type=Q&exchId=7`);
   });
 

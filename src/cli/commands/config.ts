@@ -11,7 +11,10 @@ export async function runConfig(flags: Flags, ctx: RunContext): Promise<void> {
   const { config, sources } = resolveConfig(flags as object, ctx.io.env, dotenv.values, dotenv.path);
   if (flags.passwordStdin && ctx.secrets.length > 0) sources.password = 'stdin';
   const rows = (Object.keys(CONFIG_VARIABLES) as (keyof Config)[]).map((key) => {
-    const present = key === 'password' ? config.password !== undefined || Boolean(flags.passwordStdin) : config[key] !== undefined;
+    const present =
+      key === 'password'
+        ? config.password !== undefined || Boolean(flags.passwordStdin)
+        : config[key] !== undefined;
     const value = !present ? '(unset)' : key === 'password' ? REDACTED : String(config[key]);
     const source = sources[key] === 'dotenv' ? `dotenv ${dotenv.path}` : sources[key];
     return [CONFIG_VARIABLES[key], value, source] as const;

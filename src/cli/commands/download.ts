@@ -1,15 +1,15 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { shardOf } from '../../core/chunks.js';
-import type { PlanContext, MinutesVariant } from '../../core/commands/plans.js';
+import type { MinutesVariant, PlanContext } from '../../core/commands/plans.js';
 import { type Config, type Requirement, requireConfig } from '../../core/config.js';
 import { marketZone, parseDateInput, startOfDay } from '../../core/dates.js';
 import { type BatchResult, type PlannedRequest, runBatch } from '../../core/download.js';
 import { MdgetError, usageError } from '../../core/errors.js';
-import { DEFAULT_RETRY } from '../../core/retry.js';
 import { COMMAND_PARAMS, type ParamSpec } from '../../core/params.js';
 import { redactText, redactUrl } from '../../core/redact.js';
 import type { ExtraParams } from '../../core/request-builders.js';
 import type { OutputFormat } from '../../core/response-transform.js';
+import { DEFAULT_RETRY } from '../../core/retry.js';
 import { isTemplate } from '../../core/writers/destination.js';
 import { readEnvFile, resolveConfig } from '../config.js';
 import type { Io } from '../io.js';
@@ -31,12 +31,19 @@ export interface RunContext {
 }
 
 /** Reads --password-stdin's line and the dotenv file, then resolves and checks the configuration. */
-export async function configFrom(flags: Flags, ctx: RunContext, needs: readonly Requirement[]): Promise<Config> {
+export async function configFrom(
+  flags: Flags,
+  ctx: RunContext,
+  needs: readonly Requirement[],
+): Promise<Config> {
   if (flags.password !== undefined) {
-    throw usageError('--password is not accepted (it would show in ps and shell history): set MDGET_PASSWORD or use --password-stdin');
+    throw usageError(
+      '--password is not accepted (it would show in ps and shell history): set MDGET_PASSWORD or use --password-stdin',
+    );
   }
   const passwordFromStdin = flags.passwordStdin ? await readLine(ctx.io.stdin) : undefined;
-  if (flags.passwordStdin && !passwordFromStdin) throw usageError('--password-stdin: standard input held no password line');
+  if (flags.passwordStdin && !passwordFromStdin)
+    throw usageError('--password-stdin: standard input held no password line');
   const dotenv = readEnvFile(flags.envFile as string | undefined, ctx.io.cwd);
   const { config } = resolveConfig(
     { ...(flags as object), ...(passwordFromStdin ? { passwordFromStdin } : {}) },
@@ -60,7 +67,12 @@ async function readLine(stream: NodeJS.ReadableStream): Promise<string | undefin
 }
 
 /** Positional symbols plus --symbols-file, checked: no blanks inside, no commas (lists are comma-joined). */
-export async function symbolsFrom(args: readonly string[], flags: Flags, io: Io, what = 'symbol'): Promise<string[]> {
+export async function symbolsFrom(
+  args: readonly string[],
+  flags: Flags,
+  io: Io,
+  what = 'symbol',
+): Promise<string[]> {
   const symbols = [...args];
   const file = flags.symbolsFile as string | undefined;
   if (file !== undefined) {
@@ -68,14 +80,17 @@ export async function symbolsFrom(args: readonly string[], flags: Flags, io: Io,
     try {
       text = file === '-' ? await readAll(io.stdin) : await readFile(file, 'utf8');
     } catch (error) {
-      throw usageError(`--symbols-file ${file}: cannot read it (${(error as { code?: string }).code ?? 'error'})`);
+      throw usageError(
+        `--symbols-file ${file}: cannot read it (${(error as { code?: string }).code ?? 'error'})`,
+      );
     }
     for (const line of text.split(/\r?\n/)) {
       const symbol = line.replace(/#.*/, '').trim();
       if (symbol) symbols.push(symbol);
     }
   }
-  if (symbols.length === 0) throw usageError(`no ${what}s: give them as arguments or with --symbols-file <path>`);
+  if (symbols.length === 0)
+    throw usageError(`no ${what}s: give them as arguments or with --symbols-file <path>`);
   for (const symbol of symbols) {
     if (!/^[^\s,]{1,64}$/.test(symbol)) {
       throw usageError(`invalid ${what} '${symbol}': expected up to 64 characters without spaces or commas`);
@@ -107,12 +122,18 @@ export function extraParamsFrom(flags: Flags, specs: readonly ParamSpec[]): Extr
 }
 
 /** Typed parameter values from the flags of a table; dates parsed in the first symbol's market zone. */
-export function paramsFrom(specs: readonly ParamSpec[], flags: Flags, zone: string, now: Date): Record<string, unknown> {
+export function paramsFrom(
+  specs: readonly ParamSpec[],
+  flags: Flags,
+  zone: string,
+  now: Date,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
     const value = flags[keyOf(spec)];
     if (value === undefined) continue;
-    out[keyOf(spec)] = spec.kind === 'date' ? parseDateInput(String(value), `--${spec.flag}`, zone, now) : value;
+    out[keyOf(spec)] =
+      spec.kind === 'date' ? parseDateInput(String(value), `--${spec.flag}`, zone, now) : value;
   }
   return out;
 }
@@ -133,11 +154,22 @@ export interface DownloadSpec {
   name: DownloadCommand;
   needs: readonly Requirement[];
   what?: string;
-  plan(symbols: string[], params: Record<string, unknown>, flags: Flags, ctx: PlanContext, args: string[]): Promise<PlannedRequest[]>;
+  plan(
+    symbols: string[],
+    params: Record<string, unknown>,
+    flags: Flags,
+    ctx: PlanContext,
+    args: string[],
+  ): Promise<PlannedRequest[]>;
 }
 
 /** Runs a download command end to end: checks, plan, dry run or batch, report, exit status via errors. */
-export async function runDownload(spec: DownloadSpec, args: string[], flags: Flags, ctx: RunContext): Promise<void> {
+export async function runDownload(
+  spec: DownloadSpec,
+  args: string[],
+  flags: Flags,
+  ctx: RunContext,
+): Promise<void> {
   const { io } = ctx;
   const specs: readonly ParamSpec[] = COMMAND_PARAMS[spec.name];
   const shard = parseShard(flags.shard);
@@ -206,14 +238,22 @@ export async function runDownload(spec: DownloadSpec, args: string[], flags: Fla
   if (result.failure && !result.stdoutClosed) throw result.failure;
 }
 
-async function writeReport(path: string, command: string, result: BatchResult, secrets: (string | undefined)[]) {
+async function writeReport(
+  path: string,
+  command: string,
+  result: BatchResult,
+  secrets: (string | undefined)[],
+) {
   const text = redactText(`${JSON.stringify({ command, requests: result.results }, null, 2)}\n`, secrets);
   const temp = `${path}.${process.pid}.part`;
   try {
     await writeFile(temp, text);
     await rename(temp, path);
   } catch (error) {
-    throw new MdgetError('MDGET_IO', `cannot write --report ${path}: ${(error as { code?: string }).code ?? 'error'}`);
+    throw new MdgetError(
+      'MDGET_IO',
+      `cannot write --report ${path}: ${(error as { code?: string }).code ?? 'error'}`,
+    );
   }
 }
 
@@ -222,7 +262,8 @@ export const DOWNLOADS: Record<DownloadCommand, DownloadSpec> = {
   ticks: {
     name: 'ticks',
     needs: ['credentials', 'historical'],
-    plan: async (symbols, params, _flags, ctx) => (await import('../../core/commands/plans.js')).planTicks(symbols, params, ctx),
+    plan: async (symbols, params, _flags, ctx) =>
+      (await import('../../core/commands/plans.js')).planTicks(symbols, params, ctx),
   },
   minutes: {
     name: 'minutes',
@@ -244,13 +285,18 @@ export const DOWNLOADS: Record<DownloadCommand, DownloadSpec> = {
   events: {
     name: 'events',
     needs: ['credentials', 'historical'],
-    plan: async (symbols, params, _flags, ctx) => (await import('../../core/commands/plans.js')).planEvents(symbols, params, ctx),
+    plan: async (symbols, params, _flags, ctx) =>
+      (await import('../../core/commands/plans.js')).planEvents(symbols, params, ctx),
   },
   daterange: {
     name: 'daterange',
     needs: ['credentials', 'historical'],
     plan: async (symbols, _params, flags, ctx) =>
-      (await import('../../core/commands/plans.js')).planDateRange(flags.database as 'minutes' | 'eod', symbols, ctx),
+      (await import('../../core/commands/plans.js')).planDateRange(
+        flags.database as 'minutes' | 'eod',
+        symbols,
+        ctx,
+      ),
   },
   futopts: {
     name: 'futopts',

@@ -1,6 +1,6 @@
 import { usageError } from '../../core/errors.js';
-import type { Flags, RunContext } from './download.js';
 import { parseIntFlag } from '../param-options.js';
+import type { Flags, RunContext } from './download.js';
 
 /** `mdget emulator`: serves the bundled emulator until interrupted; prints its settings as .env lines. */
 export async function runEmulator(flags: Flags, ctx: RunContext): Promise<void> {

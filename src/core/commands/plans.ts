@@ -1,4 +1,11 @@
-import { checkRange, planDayWindows, planWindows, resolveDayRange, splitByLength, type Window } from '../chunks.js';
+import {
+  checkRange,
+  planDayWindows,
+  planWindows,
+  resolveDayRange,
+  splitByLength,
+  type Window,
+} from '../chunks.js';
 import type { Config } from '../config.js';
 import { isoDay, marketZone, todayIn, type WallTime } from '../dates.js';
 import type { PlannedRequest } from '../download.js';
@@ -39,12 +46,17 @@ const label = (time: WallTime) => isoDay(time);
 
 function windowLabels(window: Window): { start: string; end: string } {
   // end is exclusive: a window ending at a midnight is labelled by its last day
-  const lastDay = window.end.getTime() > window.start.getTime() ? new Date(window.end.getTime() - 1) : window.end;
+  const lastDay =
+    window.end.getTime() > window.start.getTime() ? new Date(window.end.getTime() - 1) : window.end;
   return { start: label(window.start), end: label(lastDay) };
 }
 
 /** One ticks request per symbol and calendar day, days newest first under --order desc (spec §2.1). */
-export function planTicks(symbols: readonly string[], params: TicksParams, ctx: PlanContext): PlannedRequest[] {
+export function planTicks(
+  symbols: readonly string[],
+  params: TicksParams,
+  ctx: PlanContext,
+): PlannedRequest[] {
   checkRange(params.start, params.end);
   return symbols.flatMap((symbol) => {
     const range = resolveDayRange(params.start, params.end, todayIn(marketZone(symbol), ctx.now));
@@ -75,7 +87,11 @@ export function planMinutes(
 ): PlannedRequest[] {
   checkRange(params.start, params.end);
   const build =
-    variant === 'nearby' ? buildNearbyMinutesUrl : variant === 'form-t' ? buildFormTMinutesUrl : buildMinutesUrl;
+    variant === 'nearby'
+      ? buildNearbyMinutesUrl
+      : variant === 'form-t'
+        ? buildFormTMinutesUrl
+        : buildMinutesUrl;
   const kind = variant === 'nearby' ? ('nearbyMinutes' as const) : ('minutes' as const);
   return symbols.flatMap((symbol) => {
     const windows: (Partial<Window> & { labels?: { start: string; end: string } })[] = [];
@@ -84,7 +100,8 @@ export function planMinutes(
       if (params.order === 'desc') list.reverse();
       windows.push(...list.map((w) => ({ ...w, labels: windowLabels(w) })));
     } else {
-      const range = params.start ?? params.end ? resolveDayRange(params.start, params.end, ctx.now) : undefined;
+      const range =
+        (params.start ?? params.end) ? resolveDayRange(params.start, params.end, ctx.now) : undefined;
       windows.push({
         ...(params.start ? { start: params.start } : {}),
         ...(params.end ? { end: params.end } : {}),
@@ -122,7 +139,11 @@ function symbolLists(symbols: readonly string[], base: (list: string[]) => URL):
 }
 
 /** Events: one request with all symbols, split only past the query budget (spec §2.6). */
-export function planEvents(symbols: readonly string[], params: EventsParams, ctx: PlanContext): PlannedRequest[] {
+export function planEvents(
+  symbols: readonly string[],
+  params: EventsParams,
+  ctx: PlanContext,
+): PlannedRequest[] {
   checkRange(params.start, params.end);
   const build = (list: readonly string[]) => buildEventsUrl(ctx.config, list, params, ctx.extra);
   return symbolLists(symbols, build).map((list) => ({

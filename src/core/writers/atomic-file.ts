@@ -53,7 +53,10 @@ export async function atomicFileSink(target: string): Promise<Sink> {
   const stream = new Writable({
     highWaterMark: 4 * 1024 * 1024,
     write(chunk: Buffer, _encoding, callback) {
-      handle.write(chunk).then(() => callback(), (error: unknown) => callback(ioError(error, target)));
+      handle.write(chunk).then(
+        () => callback(),
+        (error: unknown) => callback(ioError(error, target)),
+      );
     },
     writev(chunks, callback) {
       handle.writev(chunks.map((c) => c.chunk as Buffer)).then(

@@ -25,7 +25,10 @@ export function expandTemplate(template: string, vars: TemplateVars): string {
 export async function checkClobber(target: string, force: boolean): Promise<void> {
   if (target === '-' || force) return;
   if (await exists(target)) {
-    throw new MdgetError('MDGET_IO', `${target} exists: pass --force to overwrite or --skip-existing to keep it`);
+    throw new MdgetError(
+      'MDGET_IO',
+      `${target} exists: pass --force to overwrite or --skip-existing to keep it`,
+    );
   }
 }
 

@@ -1,0 +1,317 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, requestsTo } from '../helpers/cli-env.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+import { withEmulator } from '../helpers/with-emulator.js';
+
+const TICK_LINE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3},\d{1,2},[^,]?,-?\d+(\.\d+)?,\d*$/;
+
+describe('mdget ticks / minutes / eod against the emulator', () => {
+  it('ticks: one request per calendar day, in order, csv with one header and LF line ends', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const run = await runCli(['ticks', 'ESM25', '--start', '2025-03-12', '--end', '2025-03-14'], {
+        env: emu.env,
+      });
+      expect(run.code).toBe(0);
+      const ticks = requestsTo(emu, 'queryticks.ashx');
+      expect(ticks.map((r) => [r.query.symbol, r.query.start, r.query.end, r.query.order])).toEqual([
+        ['ESM25', '20250312', '20250313', 'asc'],
+        ['ESM25', '20250313', '20250314', 'asc'],
+      ]);
+      expect(run.stdoutBytes.includes(13)).toBe(false);
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines[0]).toBe('time,trading_day,session_code,price,size');
+      expect(lines.filter((l) => l.startsWith('time,'))).toHaveLength(1);
+      for (const line of lines.slice(1)) expect(line).toMatch(TICK_LINE);
+      // Same records as the service sent, CRLF → LF, days concatenated in order.
+      const raw = await Promise.all(
+        ticks.map((r) => fetchBytes(`${emu.url}${r.path}?${r.rawQuery}`).then((b) => b.toString('utf8'))),
+      );
+      const expected = raw.join('').replaceAll('\r\n', '\n');
+      expect(lines.slice(1).join('\n') + '\n').toBe(expected);
+      expect(lines.slice(1).map((l) => l.slice(0, 10))).toEqual(
+        [...lines.slice(1).map((l) => l.slice(0, 10))].sort(),
+      );
+      expectNoCanary(run);
+    });
+  });
+
+  it('--format raw writes the service bytes unchanged; --no-header drops the header', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const raw = await runCli(['ticks', 'AAPL', '--start', '2025-03-14', '--format', 'raw'], {
+        env: emu.env,
+      });
+      expect(raw.code).toBe(0);
+      const r = emu.requests[0]!;
+      expect(raw.stdoutBytes.equals(await fetchBytes(`${emu.url}${r.path}?${r.rawQuery}`))).toBe(true);
+      expect(raw.stdout).toContain('\r\n');
+      const noHeader = await runCli(['ticks', 'AAPL', '--start', '2025-03-14', '--no-header'], {
+        env: emu.env,
+      });
+      expect(noHeader.stdout).toBe(raw.stdout.replaceAll('\r\n', '\n'));
+    });
+  });
+
+  it('several symbols: requests in order, output concatenated in that order', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const run = await runCli(
+        ['eod', 'MSFT', 'AAPL', 'ZCN25', '--start', '2025-03-10', '--end', '2025-03-12'],
+        {
+          env: emu.env,
+        },
+      );
+      expect(run.code).toBe(0);
+      expect(requestsTo(emu, 'queryeod.ashx').map((r) => r.query.symbol)).toEqual(['MSFT', 'AAPL', 'ZCN25']);
+      const symbols = run.stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[0]);
+      expect(symbols).toEqual(['MSFT', 'MSFT', 'AAPL', 'AAPL', 'ZCN25', 'ZCN25']);
+    });
+  });
+
+  it('minutes and eod send every modelled parameter', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const m = await runCli(
+        [
+          'minutes',
+          'AAPL',
+          '--start',
+          '2025-03-14T09:30',
+          '--end',
+          '2025-03-14T16:00',
+          '--interval',
+          '5',
+          '--maxrecords',
+          '3',
+          '--order',
+          'desc',
+        ],
+        { env: emu.env },
+      );
+      expect(m.code).toBe(0);
+      expect(requestsTo(emu, 'queryminutes.ashx')[0]?.query).toMatchObject({
+        symbol: 'AAPL',
+        start: '20250314093000',
+        end: '20250314160000',
+        interval: '5',
+        maxrecords: '3',
+        order: 'desc',
+      });
+      const rows = m.stdout.trim().split('\n').slice(1);
+      expect(rows).toHaveLength(3);
+      expect([...rows].sort().reverse()).toEqual(rows);
+      const e = await runCli(
+        [
+          'eod',
+          'ZC*1',
+          '--period',
+          'weekly',
+          '--nearest',
+          '--volume',
+          'sum',
+          '--backadjust',
+          '--days-to-expiration',
+          '5',
+          '--contract-roll',
+          'combined',
+          '--start',
+          '2025-01-01',
+          '--end',
+          '2025-03-01',
+        ],
+        { env: emu.env },
+      );
+      expect(e.code).toBe(0);
+      expect(requestsTo(emu, 'queryeod.ashx')[0]?.query).toMatchObject({
+        symbol: 'ZC*1',
+        data: 'weeklynearest',
+        volume: 'sum',
+        backadjust: 'true',
+        daystoexpiration: '5',
+        contractroll: 'combined',
+        start: '20250101',
+        end: '20250301',
+      });
+    });
+  });
+
+  it('a ROOT*n symbol on plain minutes yields the contract column, named in the header', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const run = await runCli(
+        ['minutes', 'ES*1', '--start', '2025-03-13T09:00', '--end', '2025-03-13T09:05'],
+        { env: emu.env },
+      );
+      expect(run.code).toBe(0);
+      const [header, first] = run.stdout.split('\n');
+      expect(header).toBe('contract,time,trading_day,open,high,low,close,volume');
+      expect(first?.split(',')).toHaveLength(8);
+    });
+  });
+
+  it('ndjson and json keep numbers as written and add the symbol', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const nd = await runCli(
+        ['ticks', 'AAPL', '--start', '2025-03-14', '--maxrecords', '3', '--format', 'ndjson'],
+        { env: emu.env },
+      );
+      const raw = await runCli(
+        ['ticks', 'AAPL', '--start', '2025-03-14', '--maxrecords', '3', '--format', 'raw'],
+        { env: emu.env },
+      );
+      const objects = nd.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = raw.stdout.trim().split('\r\n');
+      expect(objects).toHaveLength(3);
+      objects.forEach((o, i) => {
+        const [time, day, code, price, size] = lines[i]!.split(',');
+        expect(o).toEqual({
+          symbol: 'AAPL',
+          time,
+          trading_day: Number(day),
+          session_code: code,
+          price: Number(price),
+          size: size === '' ? null : Number(size),
+        });
+        expect(nd.stdout.split('\n')[i]).toContain(`"price":${price}`);
+      });
+      const json = await runCli(
+        ['ticks', 'AAPL', '--start', '2025-03-14', '--maxrecords', '3', '--format', 'json'],
+        { env: emu.env },
+      );
+      expect(JSON.parse(json.stdout)).toEqual(objects);
+      const empty = await runCli(['ticks', 'AAPL', '--start', '2025-03-15', '--format', 'json'], {
+        env: emu.env,
+      });
+      expect([empty.code, JSON.parse(empty.stdout)]).toEqual([0, []]);
+    });
+  });
+
+  it('LF and CRLF services give the same csv; gzip is asked for and decoded', async () => {
+    const outputs: string[] = [];
+    for (const options of [
+      { lineEnding: 'lf' as const },
+      { lineEnding: 'crlf' as const, gzip: 'never' as const },
+      {},
+    ]) {
+      await withEmulator({ ...CANARY_ACCOUNT, ...options }, async (emu) => {
+        const run = await runCli(['minutes', 'AAPL', '--start', '2025-03-14', '--end', '2025-03-15'], {
+          env: emu.env,
+        });
+        expect(run.code).toBe(0);
+        expect(emu.requests[0]?.headers['accept-encoding']).toContain('gzip');
+        outputs.push(run.stdout);
+      });
+    }
+    expect(outputs[0]!.length).toBeGreaterThan(100);
+    expect(new Set(outputs).size).toBe(1);
+  });
+
+  it('zero records: exit 0, a note on stderr, an empty output', async () => {
+    await withEmulator({ ...CANARY_ACCOUNT, unknownSymbol: 'empty' }, async (emu) => {
+      const run = await runCli(['ticks', 'NOPE', '--start', '2025-03-14'], { env: emu.env });
+      expect([run.code, run.stdout]).toEqual([0, '']);
+      expect(run.stderr).toMatch(/no records for ticks NOPE 2025-03-14/);
+      const quiet = await runCli(['ticks', 'AAPL', '--start', '2025-03-15', '-q'], { env: emu.env }); // a Saturday
+      expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    });
+  });
+});
+
+describe('mdget output files', () => {
+  it('-o writes atomically; an existing file is refused before any request unless --force', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      const file = join(dir, 'sub', 'aapl.csv');
+      const first = await runCli(
+        ['eod', 'AAPL', '--start', '2025-03-03', '--end', '2025-03-08', '-o', file],
+        { env: emu.env },
+      );
+      expect(first.code).toBe(0);
+      expect(first.stdout).toBe('');
+      const content = readFileSync(file, 'utf8');
+      expect(content.split('\n')).toHaveLength(7);
+      const before = emu.requests.length;
+      const again = await runCli(['eod', 'AAPL', '-o', file], { env: emu.env });
+      expect(again.code).toBe(6);
+      expect(again.stderr).toMatch(/aapl\.csv exists: pass --force/);
+      expect(emu.requests).toHaveLength(before);
+      const forced = await runCli(
+        ['eod', 'AAPL', '--start', '2025-03-03', '--end', '2025-03-05', '-o', file, '--force'],
+        { env: emu.env },
+      );
+      expect(forced.code).toBe(0);
+      expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(4);
+      expect(readdirSync(join(dir, 'sub'))).toEqual(['aapl.csv']);
+      expectNoCanary(forced, dir);
+    });
+  });
+
+  it('templates: one file per symbol and day; --skip-existing does not request them again; --report lists each request', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      const template = join(dir, '{command}-{symbol}-{date}.{ext}');
+      const args = ['ticks', 'AAPL', 'ES*1', '--start', '2025-03-13', '--end', '2025-03-15', '-o', template];
+      const run = await runCli([...args, '--report', join(dir, 'report.json')], { env: emu.env });
+      expect(run.code).toBe(0);
+      expect(readdirSync(dir).sort()).toEqual([
+        'report.json',
+        'ticks-AAPL-2025-03-13.csv',
+        'ticks-AAPL-2025-03-14.csv',
+        'ticks-ES_1-2025-03-13.csv',
+        'ticks-ES_1-2025-03-14.csv',
+      ]);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+        requests: Record<string, unknown>[];
+      };
+      expect(report.requests).toHaveLength(4);
+      expect(report.requests[0]).toMatchObject({
+        symbol: 'AAPL',
+        start: '2025-03-13',
+        status: 'ok',
+        output: join(dir, 'ticks-AAPL-2025-03-13.csv'),
+      });
+      expect(report.requests[0]?.url).toContain('password=***');
+      const rows = readFileSync(join(dir, 'ticks-AAPL-2025-03-13.csv'), 'utf8').trim().split('\n').length - 1;
+      expect(report.requests[0]?.rows).toBe(rows);
+      const before = emu.requests.length;
+      const skip = await runCli([...args, '--skip-existing'], { env: emu.env });
+      expect(skip.code).toBe(0);
+      expect(emu.requests).toHaveLength(before);
+      expectNoCanary(run, dir);
+    });
+  });
+
+  it('--shard splits the planned requests deterministically', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const args = ['ticks', 'AAPL', '--start', '2025-03-10', '--end', '2025-03-14', '--dry-run'];
+      const all = (await runCli(args, { env: emu.env })).stdout.trim().split('\n');
+      const one = (await runCli([...args, '--shard', '1/2'], { env: emu.env })).stdout.trim().split('\n');
+      const two = (await runCli([...args, '--shard', '2/2'], { env: emu.env })).stdout.trim().split('\n');
+      expect(all).toHaveLength(4);
+      expect([...one, ...two].sort()).toEqual([...all].sort());
+      expect(one).toEqual([all[0], all[2]]);
+    });
+  });
+
+  it('--symbols-file adds symbols, ignoring blanks and comments', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'list.txt'), '# mine\nMSFT\n\n  IBM  # big blue\n');
+      const run = await runCli(
+        ['eod', 'AAPL', '--symbols-file', 'list.txt', '--start', '2025-03-10', '--end', '2025-03-11'],
+        {
+          env: emu.env,
+          cwd: dir,
+        },
+      );
+      expect(run.code).toBe(0);
+      expect(requestsTo(emu, 'queryeod.ashx').map((r) => r.query.symbol)).toEqual(['AAPL', 'MSFT', 'IBM']);
+      expect(existsSync(join(dir, 'list.txt'))).toBe(true);
+    });
+  });
+});

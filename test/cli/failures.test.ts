@@ -1,0 +1,197 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Fault } from '../../src/emulator/index.js';
+import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.js';
+import { BIN, CANARY, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
+import { withEmulator } from '../helpers/with-emulator.js';
+
+const TICKS = ['ticks', 'AAPL', '--start', '2025-03-14'];
+
+describe('mdget failures: exit codes, nothing under the final name, nothing leaked', () => {
+  it.each<[string, Partial<Fault> & { kind: Fault['kind'] }, number, RegExp]>([
+    [
+      'in-band error',
+      { kind: 'inBandError', message: 'Error: not entitled to AAPL' },
+      4,
+      /service error: Error: not entitled to AAPL/,
+    ],
+    [
+      'error after data',
+      { kind: 'errorAfterData', message: 'Error: internal failure' },
+      4,
+      /service error after data: Error: internal failure/,
+    ],
+    ['HTML maintenance page', { kind: 'html' }, 5, /HTML page/],
+    [
+      'body cut short (Content-Length)',
+      { kind: 'truncate', afterBytes: 200 },
+      5,
+      /truncat|terminated|closed|socket/i,
+    ],
+    ['partial last line', { kind: 'partialLine' }, 5, /truncated body: last line/],
+    [
+      'connection reset mid-body',
+      { kind: 'reset', afterBytes: 300 },
+      5,
+      /truncat|terminated|closed|socket|reset/i,
+    ],
+    ['gzip without trailer', { kind: 'badGzip' }, 5, /truncat|unexpected end/i],
+    [
+      'HTTP 401',
+      { kind: 'status', status: 401, body: 'Error: invalid username or password' },
+      4,
+      /service refused \(HTTP 401\)/,
+    ],
+    ['HTTP 404', { kind: 'status', status: 404 }, 4, /HTTP 404/],
+    [
+      'HTTP 503 every time',
+      { kind: 'status', status: 503 },
+      5,
+      /server failure after 2 attempt\(s\): HTTP 503/,
+    ],
+    [
+      'redirect',
+      { kind: 'redirect', location: 'http://127.0.0.1:9/x?username=tester&password=Canary7pw9Zq' },
+      5,
+      /redirect to .*password=\*\*\* not followed/,
+    ],
+  ])('%s → exit %s, no file, no .part, canary absent', async (_name, fault, code, message) => {
+    await withEmulator({ ...CANARY_ACCOUNT, faults: [fault as Fault] }, async (emu) => {
+      const dir = tempDir();
+      const file = join(dir, 'out.csv');
+      const run = await runCli([...TICKS, '-o', file, '--retries', '1', '--verbose'], { env: emu.env });
+      expect(run.code).toBe(code);
+      expect(run.stderr).toMatch(message);
+      expect(readdirSync(dir)).toEqual([]);
+      expectNoCanary(run, dir);
+    });
+  });
+
+  it('a failed download leaves an existing file untouched (--force)', async () => {
+    await withEmulator({ ...CANARY_ACCOUNT, faults: [{ kind: 'partialLine' }] }, async (emu) => {
+      const dir = tempDir();
+      const file = join(dir, 'keep.csv');
+      writeFileSync(file, 'precious\n');
+      const run = await runCli([...TICKS, '-o', file, '--force'], { env: emu.env });
+      expect(run.code).toBe(5);
+      expect(readFileSync(file, 'utf8')).toBe('precious\n');
+      expect(readdirSync(dir)).toEqual(['keep.csv']);
+    });
+  });
+
+  it('bad credentials (in-band, as the emulator answers them) → exit 4 with the service message', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const run = await runCli(TICKS, { env: { ...emu.env, MDGET_PASSWORD: `${CANARY}x` } });
+      expect(run.code).toBe(4);
+      expect(run.stderr).toMatch(/Error: invalid username or password/);
+      expect(run.stdout).toBe('');
+      expectNoCanary(run);
+    });
+  });
+
+  it('an unknown symbol answered with an Error line → exit 4', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const run = await runCli(['eod', 'NOPE'], { env: emu.env });
+      expect([run.code, run.stderr]).toEqual([4, expect.stringContaining('Error: unknown symbol NOPE')]);
+    });
+  });
+
+  it('429 and 5xx are retried with Retry-After, then succeed', async () => {
+    await withEmulator(
+      {
+        ...CANARY_ACCOUNT,
+        faults: [
+          { kind: 'status', status: 429, retryAfter: 0, times: 1 },
+          { kind: 'status', status: 500, times: 1 },
+        ],
+      },
+      async (emu) => {
+        const run = await runCli([...TICKS, '--verbose'], { env: emu.env });
+        expect(run.code).toBe(0);
+        expect(requestsTo(emu, 'queryticks.ashx')).toHaveLength(3);
+        expect(run.stderr).toMatch(/retry 1 in 0 ms: HTTP 429/);
+        expect(run.stderr).toMatch(/retry 2 in \d+ ms: HTTP 500/);
+        expect(run.stdout.split('\n').length).toBeGreaterThan(2);
+        expectNoCanary(run);
+      },
+    );
+  });
+
+  it('a batch where some outputs fail → exit 7, the others written, the report says which', async () => {
+    await withEmulator({ ...CANARY_ACCOUNT, unknownSymbol: 'error' }, async (emu) => {
+      const dir = tempDir();
+      const run = await runCli(
+        [
+          'eod',
+          'AAPL',
+          'NOPE',
+          '--start',
+          '2025-03-10',
+          '--end',
+          '2025-03-12',
+          '-o',
+          join(dir, '{symbol}.csv'),
+          '--report',
+          join(dir, 'r.json'),
+        ],
+        { env: emu.env },
+      );
+      expect(run.code).toBe(7);
+      expect(readdirSync(dir).sort()).toEqual(['AAPL.csv', 'r.json']);
+      const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+        requests: { symbol: string; status: string }[];
+      };
+      expect(report.requests.map((r) => [r.symbol, r.status])).toEqual([
+        ['AAPL', 'ok'],
+        ['NOPE', 'failed'],
+      ]);
+    });
+  });
+
+  it('a closed stdout (| head -1) ends quietly with exit 0', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(
+          'bash',
+          [
+            '--norc',
+            '--noprofile',
+            '-o',
+            'pipefail',
+            '-c',
+            `${BIN} ticks ESM25 --start 2025-03-10 --end 2025-03-14 | head -1`,
+          ],
+          {
+            env: { PATH: nodePath(), ...emu.env },
+          },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c) => (stdout += c));
+        child.stderr.on('data', (c) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+      expect(result).toEqual({ code: 0, stdout: 'time,trading_day,session_code,price,size\n', stderr: '' });
+    });
+  });
+
+  it('SIGINT → exit 130 and no partial file', async () => {
+    await withEmulator({ ...CANARY_ACCOUNT, faults: [{ kind: 'slow', delayMs: 5000 }] }, async (emu) => {
+      const dir = tempDir();
+      const child = spawn(BIN, [...TICKS, '-o', join(dir, 'x.csv')], {
+        env: { PATH: nodePath(), ...emu.env },
+      });
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += c));
+      while (emu.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGINT');
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code).toBe(130);
+      expect(readdirSync(dir)).toEqual([]);
+      expect(stderr).not.toContain(CANARY);
+      expect(existsSync(join(dir, 'x.csv'))).toBe(false);
+    });
+  });
+});

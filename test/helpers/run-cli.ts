@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI (npm test builds first), run as a real child process. */
+export const BIN = fileURLToPath(new URL('../../bin/mdget', import.meta.url));
+
+/** A password no output may ever contain (URL-safe, so its raw and encoded forms are one string). */
+export const CANARY = 'Canary7pw9Zq';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stdoutBytes: Buffer;
+  stderr: string;
+}
+
+/** A fresh temporary directory for a test's files. */
+export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'mdget-test-'));
+
+/**
+ * Runs `mdget args` with exactly `env` (plus PATH), in `cwd`, feeding `input` to stdin. Every run's
+ * stdout and stderr are checked for the canary password by the suites that use it.
+ */
+export function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string; input?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    // Run the file itself, as a user does: its shebang decides how node is started.
+    const child = spawn(BIN, [...args], {
+      cwd: options.cwd ?? tempDir(),
+      env: { PATH: nodePath(), NO_COLOR: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const stdoutBytes = Buffer.concat(out);
+      resolve({
+        code: code ?? (signal ? 128 : 1),
+        stdout: stdoutBytes.toString('utf8'),
+        stdoutBytes,
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** PATH with this test's node first, so the shebang finds the same node. */
+export function nodePath(): string {
+  return `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
+}
