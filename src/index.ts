@@ -1,6 +1,7 @@
 // Public library API: re-exports from core only. Importing it has no side effects (STYLE §3).
 export * from './core/chunks.js';
 export * from './core/commands/plans.js';
+export * from './core/commands/reference.js';
 export * from './core/config.js';
 export * from './core/dates.js';
 export * from './core/download.js';

@@ -31,6 +31,10 @@ export function addDownloadOptions(command: Command, formats: readonly string[] 
       '-',
     )
     .option('--force', 'overwrite existing files')
+    .option(
+      '--no-fsync',
+      'skip the fsync before the rename (faster; a power loss may then leave a short file)',
+    )
     .option('--skip-existing', 'leave existing output files alone and do not request them again')
     .addOption(new Option('--format <fmt>', 'output format').choices(formats).default('csv'))
     .option('--no-header', 'csv without its header row')

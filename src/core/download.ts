@@ -36,6 +36,8 @@ export interface BatchOptions {
   concurrency: number;
   /** Count rows on the raw path too (for --report). */
   countRows?: boolean;
+  /** fsync files before the rename (default true). */
+  fsync?: boolean;
 }
 
 /** Progress of one request, for the CLI to draw; core never draws. */
@@ -192,7 +194,10 @@ async function runGroup(
 ): Promise<MdgetError | undefined> {
   let sink: Sink;
   try {
-    sink = group.target === '-' ? stdoutSink(deps.stdout) : await atomicFileSink(group.target);
+    sink =
+      group.target === '-'
+        ? stdoutSink(deps.stdout)
+        : await atomicFileSink(group.target, { fsync: options.fsync ?? true });
   } catch (error) {
     return asMdgetError(error);
   }

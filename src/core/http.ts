@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import zlib from 'node:zlib';
 import { Agent, type Dispatcher, request } from 'undici';
 import { isMdgetError, MdgetError } from './errors.js';
 import { redactText, redactUrl } from './redact.js';
@@ -101,7 +102,10 @@ export async function openResponse(
       });
       const { statusCode } = response;
       if (statusCode >= 200 && statusCode < 300) return response;
-      const firstLine = await readFirstLine(response.body);
+      const firstLine = await readFirstLine(
+        response.body,
+        String(response.headers['content-encoding'] ?? ''),
+      );
       const where = redactUrl(url);
       if (statusCode >= 300 && statusCode < 400) {
         const location = String(response.headers.location ?? '');
@@ -151,8 +155,8 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The first non-blank line of an error body (≤ 4 KiB read, rest dumped), trimmed to 200 characters. */
-async function readFirstLine(body: OpenResponse['body']): Promise<string> {
+/** The first non-blank line of an error body (≤ 4 KiB read, rest dumped, gzip undone), at most 200 characters. */
+async function readFirstLine(body: OpenResponse['body'], encoding: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -165,7 +169,16 @@ async function readFirstLine(body: OpenResponse['body']): Promise<string> {
     // the message is best effort; the status already says what failed
   }
   body.destroy();
-  const text = Buffer.concat(chunks).subarray(0, 4096).toString('utf8');
+  let bytes = Buffer.concat(chunks);
+  if (/gzip|deflate/i.test(encoding)) {
+    try {
+      // A cut stream still yields what it decoded so far: enough for the first line.
+      bytes = zlib.unzipSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    } catch {
+      return '';
+    }
+  }
+  const text = bytes.subarray(0, 4096).toString('utf8');
   const line = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
   return line.trim().slice(0, 200);
 }

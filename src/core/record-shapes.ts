@@ -35,15 +35,14 @@ const SYM = '[^,\\s]+';
 const re = (...fields: string[]) => new RegExp(`^${fields.join(',')}$`);
 
 function shape(
-  variants: readonly { re: RegExp; header: readonly string[]; trend?: boolean }[],
+  variants: readonly { re: RegExp; header: readonly string[]; fields?: number; trend?: boolean }[],
   symbolFieldCounts: readonly number[] = [],
 ): RecordShape {
   return {
-    header: (count, trend) =>
-      (
-        variants.find((v) => v.header.length === count && !!v.trend === trend) ??
-        variants.find((v) => v.header.length === count)
-      )?.header,
+    header: (count, trend) => {
+      const fits = (v: (typeof variants)[number]) => (v.fields ?? v.header.length) === count;
+      return (variants.find((v) => fits(v) && !!v.trend === trend) ?? variants.find(fits))?.header;
+    },
     matches: (line) => variants.some((v) => v.re.test(line)),
     hasSymbol: (count) => symbolFieldCounts.includes(count),
     checked: true,
@@ -84,7 +83,12 @@ export const RECORD_SHAPES: Record<RecordKind, RecordShape> = {
   ),
   eod: shape(
     [
-      { re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT), header: ['symbol', 'date', ...OHLCV] },
+      // Equities have 7 fields, futures 8 (spec §2.5): one header with open_interest serves a mixed output.
+      {
+        re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT),
+        header: ['symbol', 'date', ...OHLCV, 'open_interest'],
+        fields: 7,
+      },
       {
         re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT, OPT),
         header: ['symbol', 'date', ...OHLCV, 'open_interest'],

@@ -94,7 +94,7 @@ describe('mdget CLI: help, usage and configuration errors', () => {
         },
       );
       expect(run.code).toBe(0);
-      expect(run.stdout.split('\n')[0]).toBe('symbol,date,open,high,low,close,volume');
+      expect(run.stdout.split('\n')[0]).toBe('symbol,date,open,high,low,close,volume,open_interest');
       expect(emu.requests[0]?.query.username).toBe(MDGET_USERNAME);
       expectNoCanary(run, cwd);
     });

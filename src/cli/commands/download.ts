@@ -212,6 +212,7 @@ export async function runDownload(
         skipExisting: Boolean(flags.skipExisting) && (isTemplate(output) || output !== '-'),
         concurrency: flags.concurrency as number,
         countRows: flags.report !== undefined,
+        fsync: flags.fsync !== false,
       },
       {
         dispatcher,

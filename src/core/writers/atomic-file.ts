@@ -38,10 +38,11 @@ export function ioError(error: unknown, what: string): MdgetError {
 
 /**
  * A file written under a temporary name and renamed over `target` only on commit(), so a file under its
- * final name is always complete (cli.md guarantees). Chunks queued while a write is in flight go out
+ * final name is always complete (cli.md guarantees), also across a power loss unless fsync is turned off. Chunks queued while a write is in flight go out
  * together through writev: large writes are what keeps a file download near curl's speed (shared/notes).
  */
-export async function atomicFileSink(target: string): Promise<Sink> {
+export async function atomicFileSink(target: string, options: { fsync?: boolean } = {}): Promise<Sink> {
+  const fsync = options.fsync ?? true;
   const temp = tempPathFor(target);
   let handle: FileHandle;
   try {
@@ -81,7 +82,8 @@ export async function atomicFileSink(target: string): Promise<Sink> {
       done = true;
       try {
         await settled();
-        await handle.sync();
+        // Without fsync a power loss right after the rename can leave a short file under the final name.
+        if (fsync) await handle.sync();
         await handle.close();
         await rename(temp, target);
       } catch (error) {
