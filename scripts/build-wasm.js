@@ -1,0 +1,9 @@
+// npm run wasm: compiles src/core/wasm/*.wat with wabt and embeds the bytes as base64 in a .ts module,
+// so the library ships no binary file and needs no compiler at run time (test/unit/wasm.test.ts checks
+// that the embedded bytes match the source).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { wasmModuleSource } from './wasm-source.js';
+
+const wat = new URL('../src/core/wasm/line-normalizer.wat', import.meta.url);
+const out = new URL('../src/core/wasm/line-normalizer-wasm.ts', import.meta.url);
+writeFileSync(out, await wasmModuleSource(readFileSync(wat, 'utf8')));

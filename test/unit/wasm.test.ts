@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { wasmModuleSource } from '../../scripts/wasm-source.js';
+
+describe('embedded WebAssembly', () => {
+  it('matches its WAT source (run `npm run wasm` after editing the .wat)', async () => {
+    const wat = readFileSync(new URL('../../src/core/wasm/line-normalizer.wat', import.meta.url), 'utf8');
+    const embedded = readFileSync(
+      new URL('../../src/core/wasm/line-normalizer-wasm.ts', import.meta.url),
+      'utf8',
+    );
+    expect(embedded).toBe(await wasmModuleSource(wat));
+  });
+});
