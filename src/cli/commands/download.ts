@@ -3,18 +3,16 @@ import { shardOf } from '../../core/chunks.js';
 import type { MinutesVariant, PlanContext } from '../../core/commands/plans.js';
 import { type Config, type Requirement, requireConfig } from '../../core/config.js';
 import { marketZone, parseDateInput, startOfDay } from '../../core/dates.js';
-import { type BatchResult, type PlannedRequest, runBatch } from '../../core/download.js';
+import type { BatchResult, PlannedRequest } from '../../core/download.js';
 import { MdgetError, usageError } from '../../core/errors.js';
 import { COMMAND_PARAMS, type ParamSpec } from '../../core/params.js';
 import { redactText, redactUrl } from '../../core/redact.js';
 import type { ExtraParams } from '../../core/request-builders.js';
 import type { OutputFormat } from '../../core/response-transform.js';
-import { DEFAULT_RETRY } from '../../core/retry.js';
-import { isTemplate } from '../../core/writers/destination.js';
 import { readEnvFile, resolveConfig } from '../config.js';
 import type { Io } from '../io.js';
 import { keyOf } from '../param-options.js';
-import { createProgress } from '../progress.js';
+import { withRunDeps } from '../run-deps.js';
 
 export type DownloadCommand = keyof typeof COMMAND_PARAMS;
 
@@ -181,70 +179,31 @@ export async function runDownload(
   const output = flags.output as string;
   if (flags.skipExisting && flags.force) throw usageError('--skip-existing and --force exclude each other');
   const config = await configFrom(flags, ctx, spec.needs);
-  const secrets = [config.password];
   let plans = await spec.plan(symbols, params, flags, { config, now: ctx.now, extra }, args);
   if (shard) plans = shardOf(plans, shard.index, shard.count);
 
   if (flags.dryRun) {
-    for (const plan of plans) io.stdout.write(`${redactText(redactUrl(plan.url), secrets)}\n`);
+    for (const plan of plans) io.stdout.write(`${redactText(redactUrl(plan.url), ctx.secrets)}\n`);
     return;
   }
-  const { createDispatcher } = await import('../../core/http.js');
-  const dispatcher = createDispatcher({ timeoutMs: flags.timeout as number });
-  const progress = createProgress(
-    io,
-    flags.progress as boolean | undefined,
-    Boolean(flags.quiet),
-    output === '-' && io.stdoutIsTTY,
-  );
-  const note = (message: string) => {
-    if (!flags.quiet) io.stderr.write(`${io.color.dim(`mdget: ${redactText(message, secrets)}`)}\n`);
+  const batch = {
+    output,
+    format,
+    header: flags.header !== false,
+    force: Boolean(flags.force),
+    skipExisting: Boolean(flags.skipExisting),
+    concurrency: flags.concurrency as number,
+    countRows: flags.report !== undefined,
+    fsync: flags.fsync !== false,
   };
-  let result: BatchResult;
-  try {
-    result = await runBatch(
-      plans,
-      {
-        output,
-        format,
-        header: flags.header !== false,
-        force: Boolean(flags.force),
-        skipExisting: Boolean(flags.skipExisting) && (isTemplate(output) || output !== '-'),
-        concurrency: flags.concurrency as number,
-        countRows: flags.report !== undefined,
-        fsync: flags.fsync !== false,
-      },
-      {
-        dispatcher,
-        signal: ctx.signal,
-        retry: { ...DEFAULT_RETRY, retries: flags.retries as number },
-        secrets,
-        stdout: io.stdout,
-        onNote: note,
-        ...(progress ? { onProgress: progress.onProgress } : {}),
-        ...(flags.verbose
-          ? {
-              onRequest: (url: string) => note(`GET ${url}`),
-              onRetry: (r: { attempt: number; delayMs: number; reason: string }) =>
-                note(`retry ${r.attempt} in ${r.delayMs} ms: ${r.reason}`),
-            }
-          : {}),
-      },
-    );
-  } finally {
-    progress?.stop();
-    await dispatcher.destroy().catch(() => {});
-  }
-  if (flags.report !== undefined) await writeReport(String(flags.report), spec.name, result, secrets);
+  // Loaded here, not at the top: it pulls in undici, which --help and usage errors do not need.
+  const { runBatch } = await import('../../core/download.js');
+  const result = await withRunDeps(flags, ctx, output, (deps) => runBatch(plans, batch, deps));
+  if (flags.report !== undefined) await writeReport(String(flags.report), spec.name, result, ctx.secrets);
   if (result.failure && !result.stdoutClosed) throw result.failure;
 }
 
-async function writeReport(
-  path: string,
-  command: string,
-  result: BatchResult,
-  secrets: (string | undefined)[],
-) {
+async function writeReport(path: string, command: string, result: BatchResult, secrets: readonly string[]) {
   const text = redactText(`${JSON.stringify({ command, requests: result.results }, null, 2)}\n`, secrets);
   const temp = `${path}.${process.pid}.part`;
   try {

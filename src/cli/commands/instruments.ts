@@ -1,7 +1,7 @@
 import type { InstrumentsFormat, ProfileTable, TablesOptions } from '../../core/commands/reference.js';
 import { usageError } from '../../core/errors.js';
+import { withRunDeps } from '../run-deps.js';
 import { configFrom, type Flags, type RunContext } from './download.js';
-import { withReferenceDeps } from './exchanges.js';
 
 /** What `mdget instruments` was asked for: an exchange to download, or a capture to convert. */
 export type InstrumentsSource = { exchange: string } | { capture: string };
@@ -45,14 +45,12 @@ export async function runInstrumentsCommand(
   if ('capture' in source) {
     await configFrom(flags, ctx, []); // same refusals as everywhere: --password, a missing --env-file
     const capture = source.capture === '-' ? ctx.io.stdin : source.capture;
-    await withReferenceDeps(flags, ctx, tables.output, (deps) =>
-      core.runCapture({ ...tables, capture }, deps),
-    );
+    await withRunDeps(flags, ctx, tables.output, (deps) => core.runCapture({ ...tables, capture }, deps));
     return;
   }
   // Neither host gets credentials (wire-formats §2.9, §2.10): only the two base URLs are required.
   const config = await configFrom(flags, ctx, ['extras', 'instruments']);
-  await withReferenceDeps(flags, ctx, tables.output, (deps) =>
+  await withRunDeps(flags, ctx, tables.output, (deps) =>
     core.runInstruments({ ...tables, exchange: source.exchange }, config, deps),
   );
 }
