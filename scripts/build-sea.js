@@ -26,7 +26,7 @@ await build({
   format: 'cjs',
   outfile: `${out}/mdget.cjs`,
   // A native addon cannot live inside the blob: --format sqlite needs the npm install (README).
-  external: ['better-sqlite3'],
+  alias: { 'better-sqlite3': './scripts/sea-no-sqlite.cjs' },
   define: { __MDGET_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
 });
