@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { isMdgetError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
@@ -22,18 +23,28 @@ const VERSION = (() => {
 /** argv in, exit status out: builds the program, runs it, maps any error to one redacted stderr line. */
 export async function main(argv: readonly string[], io: Io = systemIo()): Promise<number> {
   const controller = new AbortController();
+  // Every request in flight listens to this one signal; --concurrency decides how many there are.
+  setMaxListeners(0, controller.signal);
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
-  // A reader that goes away (`mdget config | head -1`) is a normal end, never a crash (cli.md).
+  // A reader that goes away (`mdget config | head -1`) is a normal end (cli.md); any other stdout error
+  // (a full disk behind a redirect) fails the run with exit 6 below, never with a stack trace.
+  let stdoutError: NodeJS.ErrnoException | undefined;
   const onStdoutError = (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE') stdoutError ??= error;
   };
   io.stdout.on('error', onStdoutError);
+  const stdoutFailed = async (): Promise<number | undefined> => {
+    await new Promise((resolve) => setImmediate(resolve)); // write errors arrive on a later tick
+    if (!stdoutError) return undefined;
+    io.stderr.write(`mdget: cannot write standard output: ${stdoutError.code ?? stdoutError.message}\n`);
+    return exitCodeFor('MDGET_IO');
+  };
   const secrets: string[] = io.env.MDGET_PASSWORD ? [io.env.MDGET_PASSWORD] : [];
   try {
     const program = buildProgram({ io, signal: controller.signal, now: new Date(), secrets }, VERSION);
     await program.parseAsync([...argv], { from: 'user' });
-    return EXIT.ok;
+    return (await stdoutFailed()) ?? EXIT.ok;
   } catch (error) {
     if (controller.signal.aborted) return exitCodeFor('MDGET_ABORTED');
     const commanderCode = (error as { code?: unknown }).code;
@@ -46,6 +57,8 @@ export async function main(argv: readonly string[], io: Io = systemIo()): Promis
         : EXIT.usage;
     }
     if (isMdgetError(error)) {
+      const failed = await stdoutFailed();
+      if (failed !== undefined) return failed;
       io.stderr.write(`mdget: ${redactText(error.message, secrets)}\n`);
       return exitCodeFor(error.code);
     }

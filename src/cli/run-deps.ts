@@ -20,7 +20,10 @@ export async function withRunDeps<T>(
     if (!flags.quiet) io.stderr.write(`${io.color.dim(`mdget: ${redactText(message, ctx.secrets)}`)}\n`);
   };
   const { createDispatcher } = await import('../core/http.js');
-  const dispatcher = createDispatcher({ timeoutMs: (flags.timeout as number | undefined) ?? 60_000 });
+  const dispatcher = createDispatcher({
+    timeoutMs: (flags.timeout as number | undefined) ?? 60_000,
+    connections: Math.max(8, (flags.concurrency as number | undefined) ?? 0),
+  });
   const progress = createProgress(
     io,
     flags.progress as boolean | undefined,

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Readable, Transform } from 'node:stream';
+import { type Readable, type Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createInflate } from 'node:zlib';
 import { type ErrorCode, isMdgetError, MdgetError } from './errors.js';
@@ -160,7 +160,11 @@ export async function runBatch(
   const failures: MdgetError[] = [];
   const queue = [...pending];
   const worker = async () => {
-    for (let group = queue.shift(); group && !state.stdoutClosed; group = queue.shift()) {
+    for (
+      let group = queue.shift();
+      group && !state.stdoutClosed && !deps.signal?.aborted;
+      group = queue.shift()
+    ) {
       const failure = await runGroup(group, options, deps, state);
       if (failure) failures.push(failure);
     }
@@ -174,14 +178,14 @@ export async function runBatch(
   if (aborted) result.failure = aborted;
   else if (failures.length === 1 && pending.length === 1) result.failure = failures[0];
   else if (failures.length > 0) {
-    const written = pending.length - failures.length;
-    result.failure =
-      written === 0 && new Set(failures.map((f) => f.code)).size === 1
-        ? failures[0]
-        : new MdgetError(
-            'MDGET_PARTIAL',
-            `${failures.length} of ${pending.length} outputs failed (first: ${failures[0]!.message})`,
-          );
+    // 7 means "the rest were written" (cli.md): with nothing written the first failure speaks for all.
+    const written = results.some((r) => r.status === 'ok' || r.status === 'empty');
+    result.failure = written
+      ? new MdgetError(
+          'MDGET_PARTIAL',
+          `${failures.length} of ${pending.length} outputs failed (first: ${failures[0]!.message})`,
+        )
+      : failures[0];
   }
   return result;
 }
@@ -217,10 +221,10 @@ async function runGroup(
         await sink.abort();
         return undefined;
       }
+      await sink.abort(); // first: classifying may rethrow an unexpected error (a bug, exit 1)
       const failure = asMdgetError(error, plan.url, deps.secrets);
       result.status = 'failed';
       result.error = { code: failure.code, message: failure.message };
-      await sink.abort();
       return failure;
     }
     result.durationMs = Date.now() - started;
@@ -278,14 +282,39 @@ async function fetchInto(
   if (encoding.includes('gzip')) stages.push(createGunzip());
   else if (encoding.includes('deflate')) stages.push(createInflate());
   try {
-    await pipeline([...stages, transform, sink.stream], {
-      end: false,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    });
+    await pipeline(
+      [...stages, transform, forwardTo(sink.stream)],
+      deps.signal ? { signal: deps.signal } : {},
+    );
   } finally {
     deps.onProgress?.({ id, label, bytes: transform.bytesIn, done: true });
   }
   return transform;
+}
+
+/**
+ * A per-request writable in front of an output shared by several requests: the request's pipeline can end
+ * and clean up its listeners without ending the output, and backpressure and write errors still pass.
+ */
+function forwardTo(target: Writable): Writable {
+  return new Writable({
+    highWaterMark: 1024 * 1024,
+    write(chunk: Buffer, _encoding, callback) {
+      if (target.destroyed) return callback(target.errored ?? new Error('output closed'));
+      if (target.write(chunk)) return callback();
+      const done = (error?: Error) => {
+        target.off('drain', onDrain);
+        target.off('error', done);
+        target.off('close', onClose);
+        callback(error);
+      };
+      const onDrain = () => done();
+      const onClose = () => done(target.errored ?? new Error('output closed'));
+      target.once('drain', onDrain);
+      target.once('error', done);
+      target.once('close', onClose);
+    },
+  });
 }
 
 function writeAll(sink: Sink, text: string): Promise<void> {

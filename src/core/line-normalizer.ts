@@ -53,6 +53,11 @@ export class LineNormalizer {
     return Buffer.from(heap.subarray(n, n + written));
   }
 
+  /** Bytes of the unfinished line held back so far. */
+  get pendingBytes(): number {
+    return this.carry.length;
+  }
+
   /** The unterminated last line (with an LF added) if it holds anything but blanks; '' otherwise. */
   end(): Buffer {
     const rest = this.carry;

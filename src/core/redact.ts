@@ -31,13 +31,17 @@ export function redactUrl(input: string | URL): string {
 }
 
 /**
- * The text with every occurrence of each secret (raw, percent-encoded and form-encoded) and every
- * `username=`/`password=` query value replaced by ***. Used on every message, log line and report.
+ * The text with every occurrence of each secret (raw, percent-encoded and form-encoded), every
+ * `username=`/`password=` query value and every URL userinfo replaced by ***. Used on every message, log line and report.
  */
 export function redactText(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text.replace(/([?&](?:username|password)=)[^&\s"'<>]*/gi, `$1${REDACTED}`);
+  let out = text
+    .replace(/([?&](?:username|password)=)[^&\s"'<>]*/gi, `$1${REDACTED}`)
+    .replace(/(\w:\/\/)[^/@\s"'<>]+@/g, `$1${REDACTED}@`);
   for (const secret of secrets) {
-    if (!secret) continue;
+    // Replacing a 1-3 character secret everywhere would mangle messages and so reveal it; such values
+    // are still redacted wherever they ride as username=/password= parameters.
+    if (!secret || secret.length < 4) continue;
     for (const form of new Set([secret, encodeURIComponent(secret), formEncode(secret)])) {
       out = out.split(form).join(REDACTED);
     }

@@ -14,6 +14,8 @@ export interface OutputState {
   header: boolean;
   headerWritten: boolean;
   jsonItems: number;
+  /** A JSON body went through unchanged: the output is the service's document, nothing to close. */
+  passedThrough: boolean;
 }
 
 export const newOutputState = (format: OutputFormat, header: boolean): OutputState => ({
@@ -21,11 +23,12 @@ export const newOutputState = (format: OutputFormat, header: boolean): OutputSta
   header,
   headerWritten: false,
   jsonItems: 0,
+  passedThrough: false,
 });
 
 /** Bytes that close an output after its last response (the JSON array's bracket). */
 export function closingBytes(state: OutputState): string {
-  if (state.format !== 'json') return '';
+  if (state.format !== 'json' || state.passedThrough) return '';
   return state.jsonItems === 0 ? '[]\n' : '\n]\n';
 }
 
@@ -46,6 +49,8 @@ export interface ResponseTransformOptions {
 }
 
 const HEAD_CAP = 64 * 1024;
+/** Longest line accepted; records are well under 1 KiB. */
+const MAX_LINE = 1024 * 1024;
 const ERROR_RE = /error/i;
 
 /**
@@ -66,6 +71,7 @@ export class ResponseTransform extends Transform {
   private readonly shape: RecordShape;
   private readonly normalizer = new LineNormalizer();
   private tail: Buffer = Buffer.alloc(0);
+  private rawCarry: Buffer = Buffer.alloc(0);
   private fieldNames: readonly string[] | undefined;
 
   constructor(private readonly options: ResponseTransformOptions) {
@@ -92,7 +98,15 @@ export class ResponseTransform extends Transform {
           return;
         }
         this.head = [];
-        this.start(first ?? joined.toString('utf8').trim());
+        const text = first ?? joined.toString('utf8').trim();
+        const json = this.options.jsonBody && /^[[{]/.test(text);
+        if (first === undefined && !json) {
+          this.fail(
+            'MDGET_HTTP',
+            `no line end in the first ${HEAD_CAP} bytes: not this endpoint's data (${redactUrl(this.options.url)})`,
+          );
+        }
+        this.start(text);
         this.process(joined);
       } else {
         this.process(chunk);
@@ -132,6 +146,7 @@ export class ResponseTransform extends Transform {
     const firstChar = first.trimStart()[0];
     if (this.options.jsonBody && (firstChar === '[' || firstChar === '{')) {
       this.passThroughJson = true;
+      this.options.state.passedThrough = true;
       return;
     }
     if (ERROR_RE.test(first))
@@ -150,17 +165,47 @@ export class ResponseTransform extends Transform {
       this.push(chunk);
       return;
     }
-    this.scanForErrors(chunk);
     const { format } = this.options.state;
     if (format === 'raw') {
+      this.scanRaw(chunk);
       this.keepTail(chunk);
       if (this.options.countRows) this.rows += countLineEnds(chunk);
       this.push(chunk);
       return;
     }
     const lines = this.normalizer.push(chunk);
+    this.checkLineLength(this.normalizer.pendingBytes);
+    this.scanForErrors(lines);
     if (lines.length > 0) this.keepTail(lines);
     this.emitLines(lines);
+  }
+
+  /**
+   * Raw bytes are scanned as complete lines: the partial last line of a chunk is carried (a copy, one
+   * line long) so an `Error` line split across chunks is still seen whole.
+   */
+  private scanRaw(chunk: Buffer): void {
+    const lastEnd = Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
+    if (lastEnd < 0) {
+      this.rawCarry = Buffer.concat([this.rawCarry, chunk]);
+      this.checkLineLength(this.rawCarry.length);
+      return;
+    }
+    const firstEnd = lineEndIndex(chunk);
+    this.checkLineLength(this.rawCarry.length + firstEnd);
+    this.scanForErrors(Buffer.concat([this.rawCarry, chunk.subarray(0, firstEnd + 1)]));
+    this.scanForErrors(chunk.subarray(firstEnd + 1, lastEnd + 1));
+    this.rawCarry = Buffer.from(chunk.subarray(lastEnd + 1));
+  }
+
+  /** A line longer than any record (no line end for MAX_LINE bytes) is not this endpoint's data. */
+  private checkLineLength(pending: number): void {
+    if (pending > MAX_LINE) {
+      this.fail(
+        'MDGET_HTTP',
+        `no line end in ${MAX_LINE} bytes: not this endpoint's data (${redactUrl(this.options.url)})`,
+      );
+    }
   }
 
   /** Checks the last line and writes a final unterminated record. */
@@ -191,24 +236,17 @@ export class ResponseTransform extends Transform {
     }
   }
 
-  /** A native substring scan per chunk; only a hit costs a look at its line. */
-  private scanForErrors(chunk: Buffer): void {
-    for (const needle of ['rror', 'RROR']) {
-      const at = chunk.indexOf(needle);
-      if (at < 0) continue;
-      const start = Math.max(chunk.lastIndexOf(10, at), chunk.lastIndexOf(13, at)) + 1;
-      let end = chunk.length;
-      for (const b of [10, 13]) {
-        const e = chunk.indexOf(b, at);
-        if (e >= 0 && e < end) end = e;
-      }
-      const line = chunk.subarray(start, end).toString('utf8');
-      if (ERROR_RE.test(line) && !this.shape.matches(line.trim())) {
-        this.fail(
-          'MDGET_SERVICE',
-          `service error after data: ${line.trim().slice(0, 300)} (${redactUrl(this.options.url)})`,
-        );
-      }
+  /**
+   * Looks for `error` in any case in complete lines (spec §1.4). A native scan for the bytes r/R, which
+   * records hardly ever hold, keeps this cheap; only a hit costs a look at its line.
+   */
+  private scanForErrors(lines: Buffer): void {
+    const line = findErrorLine(lines);
+    if (line !== undefined && !this.shape.matches(line.trim())) {
+      this.fail(
+        'MDGET_SERVICE',
+        `service error after data: ${line.trim().slice(0, 300)} (${redactUrl(this.options.url)})`,
+      );
     }
   }
 
@@ -306,4 +344,34 @@ function countLineEnds(chunk: Buffer): number {
     at = chunk.indexOf(10, at + 1);
   }
   return count;
+}
+
+const ERROR_BYTES = [0x65, 0x72, 0x72, 0x6f, 0x72]; // "error"
+
+/** The first line of `bytes` holding `error` in any case, or undefined. */
+export function findErrorLine(bytes: Buffer): string | undefined {
+  for (const r of [0x72, 0x52]) {
+    for (let p = bytes.indexOf(r); p >= 0; p = bytes.indexOf(r, p + 1)) {
+      // an r is the 2nd, 3rd or 5th letter of "error"
+      for (const start of [p - 1, p - 2, p - 4]) {
+        if (start < 0 || start + 5 > bytes.length) continue;
+        if (ERROR_BYTES.every((c, i) => (bytes[start + i]! | 0x20) === c)) return lineAround(bytes, start);
+      }
+    }
+  }
+  return undefined;
+}
+
+function lineAround(bytes: Buffer, at: number): string {
+  const from = Math.max(bytes.lastIndexOf(10, at), bytes.lastIndexOf(13, at)) + 1;
+  const rest = bytes.subarray(at);
+  const end = lineEndIndex(rest);
+  return bytes.subarray(from, end < 0 ? bytes.length : at + end).toString('utf8');
+}
+
+/** Index of the first CR or LF, or -1. */
+function lineEndIndex(bytes: Buffer): number {
+  const lf = bytes.indexOf(10);
+  const cr = bytes.indexOf(13);
+  return lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
 }

@@ -47,6 +47,15 @@ describe('mdget CLI: help, usage and configuration errors', () => {
     [['ticks', 'AAPL', '--password', 'Canary7pw9Zq'], /--password is not accepted/],
     [['ticks', 'AAPL', '--timeout', 'soon'], /expected a duration/],
     [['ticks', 'AAPL', '--format', 'xml'], /Allowed choices are csv, raw, ndjson, json/],
+    [
+      ['futopts', 'ZC', '--json'],
+      /--json streams the service JSON through unchanged: use --format raw or json/,
+    ],
+    [
+      ['futopts', 'ZC', 'CL', '--json', '--format', 'json'],
+      /--json with several roots needs an output template/,
+    ],
+    [['eod', '--symbols-file', '-', '--password-stdin'], /both want standard input/],
   ])('%j → exit 2, one line naming the flag, no request', async (args, message) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const run = await runCli(args, { env: emu.env });
@@ -118,6 +127,15 @@ describe('mdget CLI: help, usage and configuration errors', () => {
       expect(run.stdout).toMatch(/MDGET_EXTRAS_URL +http:\/\/overridden\.test +environment/);
       expect(run.stdout).toMatch(/MDGET_EXCHANGES_PATH +exchanges +default/);
       expect(run.stdout).toMatch(/MDGET_INSTRUMENTS_URL +\(unset\) +unset/);
+      const leaky = await runCli(['config'], {
+        env: {
+          MDGET_PASSWORD: emu.env.MDGET_PASSWORD!,
+          MDGET_HISTORICAL_URL: `http://u:${emu.env.MDGET_PASSWORD}@h.test/x`,
+        },
+        cwd,
+      });
+      expect(leaky.stdout).toMatch(/MDGET_HISTORICAL_URL +http:\/\/\*\*\*@h\.test\/x/);
+      expectNoCanary(leaky);
       expectNoCanary(run);
       const missing = await runCli(['config', '--env-file', 'nope.env'], { cwd });
       expect([missing.code, missing.stderr]).toEqual([

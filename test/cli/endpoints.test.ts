@@ -120,14 +120,20 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
         'symbol,underlying,type,strike,expiration,date,open,high,low,close,volume,open_interest',
       );
       expect(lines.length).toBeGreaterThan(2);
-      const json = await runCli(['futopts', 'ZC', '--date', '2025-03-13', '--json'], { env: emu.env });
+      const json = await runCli(['futopts', 'ZC', '--date', '2025-03-13', '--json', '--format', 'raw'], {
+        env: emu.env,
+      });
       expect(json.code).toBe(0);
       const r = requestsTo(emu, 'futuresoptions/json')[0]!;
       expect(json.stdoutBytes.equals(await fetchBytes(`${emu.url}${r.path}?${r.rawQuery}`))).toBe(true);
       const options = JSON.parse(json.stdout) as { symbol: string; strike: number }[];
       expect(options.length).toBe(lines.length - 1);
       expect(options[0]?.symbol).toBe(lines[1]?.split(',')[0]);
-      const unknown = await runCli(['futopts', 'NOPE', '--json'], { env: emu.env });
+      const asJson = await runCli(['futopts', 'ZC', '--date', '2025-03-13', '--json', '--format', 'json'], {
+        env: emu.env,
+      });
+      expect(asJson.stdout).toBe(json.stdout);
+      const unknown = await runCli(['futopts', 'NOPE', '--json', '--format', 'raw'], { env: emu.env });
       expect([unknown.code, unknown.stderr]).toEqual([4, expect.stringContaining('Error: ')]);
       expectNoCanary(json);
     });
@@ -143,7 +149,7 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
     [['daterange', 'minutes', 'AAPL'], 'queryminutedaterange.ashx'],
     [['daterange', 'eod', 'AAPL'], 'queryeoddaterange.ashx'],
     [['futopts', 'ZC'], 'futuresoptions'],
-    [['futopts', 'ZC', '--json'], 'futuresoptions/json'],
+    [['futopts', 'ZC', '--json', '--format', 'raw'], 'futuresoptions/json'],
   ])('%j: --param passes through; --dry-run sends nothing', async (args, page) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const dry = await runCli([...args, '--param', 'custom=a+b', '--dry-run'], { env: emu.env });

@@ -150,6 +150,49 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
     });
   });
 
+  it('a full disk behind stdout → exit 6 with one line; a --report path that cannot be written → exit 6 before any request', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(
+          'bash',
+          [
+            '--norc',
+            '--noprofile',
+            '-c',
+            `${BIN} ticks ESM25 --start 2025-03-10 --end 2025-03-12 > /dev/full`,
+          ],
+          {
+            env: { PATH: nodePath(), ...emu.env },
+          },
+        );
+        let stderr = '';
+        child.stderr.on('data', (c) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      expect(result.code).toBe(6);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^mdget: cannot write standard output/),
+      ]);
+      const dir = tempDir();
+      const before = emu.requests.length;
+      const run = await runCli([...TICKS, '-o', join(dir, 'x.csv'), '--report', dir], { env: emu.env });
+      expect([run.code, run.stderr]).toEqual([6, expect.stringContaining('is a directory')]);
+      expect(emu.requests).toHaveLength(before);
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  });
+
+  it('a long range into one output leaves stderr empty under -q (no listener warnings)', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const run = await runCli(
+        ['ticks', 'AAPL', '--start', '2025-01-02', '--end', '2025-02-15', '-q', '--maxrecords', '2'],
+        { env: emu.env },
+      );
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      expect(requestsTo(emu, 'queryticks.ashx').length).toBe(44);
+    });
+  });
+
   it('a closed stdout (| head -1) ends quietly with exit 0', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

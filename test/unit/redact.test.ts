@@ -12,6 +12,11 @@ describe('redaction', () => {
     ['http://h/x?symbol=Y', 'http://h/x?symbol=Y'],
   ])('redactUrl(%s)', (input, expected) => expect(redactUrl(input)).toBe(expected));
 
+  it('redacts URL userinfo in text, and leaves secrets under 4 characters to the parameter rules', () => {
+    expect(redactText('see http://bob:pw@h.test/x', [])).toBe('see http://***@h.test/x');
+    expect(redactText('incomplete http://h/q?password=p', ['p'])).toBe('incomplete http://h/q?password=***');
+  });
+
   it('removes every form of a secret and any credential parameter from text', () => {
     const secret = 'p@ss w+rd/1';
     const text = `failed: http://h/q?username=bob&password=${encodeURIComponent(secret)} raw=${secret} form=p%40ss+w%2Brd%2F1`;

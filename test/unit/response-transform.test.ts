@@ -105,6 +105,31 @@ describe('ResponseTransform on wire fixtures', () => {
     expect(noFinalNewline.text.endsWith('\n')).toBe(true);
   });
 
+  it('finds an error line in any case, also when a chunk boundary splits it, in every format', async () => {
+    const good = fixture('ticks.csv').toString();
+    for (const bad of ['Error: boom', 'ErRoR: boom', 'service ERROR']) {
+      const body = Buffer.from(`${good}${bad}\r\n${good}`);
+      for (const format of ['raw', 'csv', 'ndjson'] as const) {
+        for (const size of [3, 7, 64, 4096]) {
+          await expect(run(body, format, 'ticks', size), `${bad} ${format} ${size}`).rejects.toMatchObject({
+            code: 'MDGET_SERVICE',
+          });
+        }
+      }
+    }
+  });
+
+  it('a line with no end for over 1 MiB (or 64 KiB at the start) is not data', async () => {
+    const good = fixture('ticks.csv').toString();
+    await expect(run(Buffer.alloc(70_000, 'A'), 'csv', 'ticks', 65536)).rejects.toMatchObject({
+      code: 'MDGET_HTTP',
+    });
+    for (const format of ['raw', 'csv'] as const) {
+      const body = Buffer.concat([Buffer.from(good), Buffer.alloc(2_200_000, 'A'), Buffer.from('\r\n')]);
+      await expect(run(body, format, 'ticks', 65536)).rejects.toMatchObject({ code: 'MDGET_HTTP' });
+    }
+  });
+
   it('every record kind: fixture lines pass, JSON bodies pass through', async () => {
     for (const [name, kind] of [
       ['minutes.csv', 'minutes'],

@@ -1,5 +1,5 @@
 import { CONFIG_VARIABLES, type Config } from '../../core/config.js';
-import { REDACTED } from '../../core/redact.js';
+import { REDACTED, redactText } from '../../core/redact.js';
 import { readEnvFile, resolveConfig } from '../config.js';
 import type { Flags, RunContext } from './download.js';
 import { configFrom } from './download.js';
@@ -15,7 +15,11 @@ export async function runConfig(flags: Flags, ctx: RunContext): Promise<void> {
       key === 'password'
         ? config.password !== undefined || Boolean(flags.passwordStdin)
         : config[key] !== undefined;
-    const value = !present ? '(unset)' : key === 'password' ? REDACTED : String(config[key]);
+    const value = !present
+      ? '(unset)'
+      : key === 'password'
+        ? REDACTED
+        : redactText(String(config[key]), ctx.secrets);
     const source = sources[key] === 'dotenv' ? `dotenv ${dotenv.path}` : sources[key];
     return [CONFIG_VARIABLES[key], value, source] as const;
   });

@@ -1,4 +1,5 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { shardOf } from '../../core/chunks.js';
 import type { MinutesVariant, PlanContext } from '../../core/commands/plans.js';
 import { type Config, type Requirement, requireConfig } from '../../core/config.js';
@@ -9,6 +10,8 @@ import { COMMAND_PARAMS, type ParamSpec } from '../../core/params.js';
 import { redactText, redactUrl } from '../../core/redact.js';
 import type { ExtraParams } from '../../core/request-builders.js';
 import type { OutputFormat } from '../../core/response-transform.js';
+import { tempPathFor } from '../../core/writers/atomic-file.js';
+import { isTemplate } from '../../core/writers/destination.js';
 import { readEnvFile, resolveConfig } from '../config.js';
 import type { Io } from '../io.js';
 import { keyOf } from '../param-options.js';
@@ -172,13 +175,25 @@ export async function runDownload(
   const specs: readonly ParamSpec[] = COMMAND_PARAMS[spec.name];
   const shard = parseShard(flags.shard);
   const extra = extraParamsFrom(flags, specs);
+  if (flags.symbolsFile === '-' && flags.passwordStdin) {
+    throw usageError(
+      '--symbols-file - and --password-stdin both want standard input: use a file for one of them',
+    );
+  }
+
   const symbols = await symbolsFrom(args, flags, io, spec.what);
   const zone = marketZone(symbols[0]!);
   const params = paramsFrom(specs, flags, zone, ctx.now);
   const format = flags.format as OutputFormat;
   const output = flags.output as string;
   if (flags.skipExisting && flags.force) throw usageError('--skip-existing and --force exclude each other');
+  if (flags.symbolsFile === '-' && flags.passwordStdin) {
+    throw usageError(
+      '--symbols-file - and --password-stdin both want standard input: use a file for one of them',
+    );
+  }
   const config = await configFrom(flags, ctx, spec.needs);
+  if (flags.report !== undefined && !flags.dryRun) await checkReportPath(String(flags.report));
   let plans = await spec.plan(symbols, params, flags, { config, now: ctx.now, extra }, args);
   if (shard) plans = shardOf(plans, shard.index, shard.count);
 
@@ -203,13 +218,23 @@ export async function runDownload(
   if (result.failure && !result.stdoutClosed) throw result.failure;
 }
 
+/** Refuses a --report path that cannot be written, before any request (exit 6). */
+async function checkReportPath(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory()) throw new MdgetError('MDGET_IO', `cannot write --report ${path}: is a directory`);
+  await mkdir(dirname(resolve(path)), { recursive: true }).catch((error: { code?: string }) => {
+    throw new MdgetError('MDGET_IO', `cannot write --report ${path}: ${error.code ?? 'error'}`);
+  });
+}
+
 async function writeReport(path: string, command: string, result: BatchResult, secrets: readonly string[]) {
   const text = redactText(`${JSON.stringify({ command, requests: result.results }, null, 2)}\n`, secrets);
-  const temp = `${path}.${process.pid}.part`;
+  const temp = tempPathFor(path);
   try {
     await writeFile(temp, text);
     await rename(temp, path);
   } catch (error) {
+    await rm(temp, { force: true });
     throw new MdgetError(
       'MDGET_IO',
       `cannot write --report ${path}: ${(error as { code?: string }).code ?? 'error'}`,
@@ -264,6 +289,14 @@ export const DOWNLOADS: Record<DownloadCommand, DownloadSpec> = {
     what: 'root',
     plan: async (roots, params, flags, ctx) => {
       const date = params.date as Date | undefined;
+      if (flags.json && flags.format !== 'raw' && flags.format !== 'json') {
+        throw usageError(
+          '--json streams the service JSON through unchanged: use --format raw or json with it',
+        );
+      }
+      if (flags.json && roots.length > 1 && !isTemplate(flags.output as string)) {
+        throw usageError('--json with several roots needs an output template such as -o "fo-{symbol}.json"');
+      }
       return (await import('../../core/commands/plans.js')).planFuturesOptions(
         roots,
         date ? { date: startOfDay(date) } : {},

@@ -66,8 +66,15 @@ export async function atomicFileSink(target: string, options: { fsync?: boolean 
       );
     },
   });
+  // Write errors reach the writer through its callbacks; keep the first for commit() and never let an
+  // 'error' event go unheard (that would crash the process).
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure ??= error;
+  });
   const settled = () =>
     new Promise<void>((resolve, reject) => {
+      if (failure || stream.destroyed) return reject(failure ?? ioError(new Error('closed early'), target));
       if (stream.writableFinished) return resolve();
       stream.once('finish', resolve);
       stream.once('error', reject);

@@ -1,35 +1,40 @@
 import { Writable } from 'node:stream';
-import type { Sink } from './atomic-file.js';
+import { ioError, type Sink } from './atomic-file.js';
 
 /**
  * Standard output as a sink. A reader that goes away (`mdget … | head -1`: EPIPE) is a normal end: the
  * sink swallows the error, reports `closed`, and the run stops its requests and exits 0 without a word.
- * The process's stdout is never ended, so a later message or the next output still works.
+ * Any other write error (a full disk behind `> file`) fails the output with MDGET_IO. The process's stdout
+ * is never ended, so a later message or the next output still works.
  */
 export function stdoutSink(stdout: NodeJS.WritableStream): Sink {
-  const state = { closed: false };
+  const state: { closed: boolean; failed?: Error } = { closed: false };
   const onError = (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') state.closed = true;
+    else state.failed ??= ioError(error, 'standard output');
   };
+  const stopped = () => (state.closed ? readerGone() : state.failed);
   stdout.on('error', onError);
   const stream = new Writable({
     highWaterMark: 1024 * 1024,
     write(chunk: Buffer, _encoding, callback) {
-      if (state.closed) return callback(readerGone());
+      if (stopped()) return callback(stopped());
       const ok = stdout.write(chunk, (error) => {
         if (error) onError(error as NodeJS.ErrnoException);
       });
-      if (state.closed) return callback(readerGone());
+      if (stopped()) return callback(stopped());
       if (ok) return callback();
       const resume = () => {
         stdout.off('drain', resume);
         stdout.off('error', resume);
-        callback(state.closed ? readerGone() : undefined);
+        callback(stopped());
       };
       stdout.once('drain', resume);
       stdout.once('error', resume);
     },
   });
+  // Errors are reported through write callbacks and commit(); an unheard 'error' event would crash.
+  stream.on('error', () => {});
   return {
     stream,
     target: '-',
@@ -37,10 +42,11 @@ export function stdoutSink(stdout: NodeJS.WritableStream): Sink {
       return state.closed;
     },
     async commit() {
-      if (!stream.writableFinished) {
+      if (!stream.writableFinished && !stream.destroyed) {
         await new Promise<void>((resolve) => stream.end(resolve));
       }
       stdout.off('error', onError);
+      if (state.failed) throw state.failed;
     },
     async abort() {
       stream.destroy();
