@@ -190,7 +190,36 @@ export async function runBatch(
   return result;
 }
 
+/**
+ * Runs one output. A body cut short (MDGET_NETWORK) after the first bytes cannot be resumed in place, so a
+ * file output starts over into a fresh temporary file, up to the retry count; stdout cannot take bytes back.
+ */
 async function runGroup(
+  group: Group,
+  options: BatchOptions,
+  deps: RunDeps,
+  state: { stdoutClosed: boolean; nextId: number },
+): Promise<MdgetError | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const failure = await runGroupOnce(group, options, deps, state);
+    const again =
+      failure?.code === 'MDGET_NETWORK' &&
+      group.target !== '-' &&
+      attempt <= deps.retry.retries &&
+      !deps.signal?.aborted;
+    if (!again) return failure;
+    deps.onRetry?.({
+      url: group.target,
+      attempt,
+      delayMs: 0,
+      reason: `starting ${group.target} over: ${failure.message}`,
+    });
+    for (const { result } of group.items)
+      Object.assign(result, { status: 'not-run', rows: 0, bytes: 0, error: undefined });
+  }
+}
+
+async function runGroupOnce(
   group: Group,
   options: BatchOptions,
   deps: RunDeps,

@@ -69,6 +69,23 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
     });
   });
 
+  it('a body cut once is fetched again from the start into a fresh temporary file', async () => {
+    await withEmulator(
+      { ...CANARY_ACCOUNT, faults: [{ kind: 'reset', afterBytes: 3000, times: 1 }] },
+      async (emu) => {
+        const dir = tempDir();
+        const file = join(dir, 'ok.csv');
+        const run = await runCli([...TICKS, '-o', file, '--verbose'], { env: emu.env });
+        expect(run.code).toBe(0);
+        expect(run.stderr).toMatch(/starting .*ok\.csv over/);
+        const clean = await runCli(TICKS, { env: emu.env });
+        expect(readFileSync(file, 'utf8')).toBe(clean.stdout);
+        expect(readdirSync(dir)).toEqual(['ok.csv']);
+        expect(requestsTo(emu, 'queryticks.ashx')).toHaveLength(3);
+      },
+    );
+  });
+
   it('a failed download leaves an existing file untouched (--force)', async () => {
     await withEmulator({ ...CANARY_ACCOUNT, faults: [{ kind: 'partialLine' }] }, async (emu) => {
       const dir = tempDir();
