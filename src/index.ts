@@ -1,4 +1,5 @@
 // Public library API: re-exports from core only. Importing it has no side effects (STYLE §3).
+export * from './core/body.js';
 export * from './core/chunks.js';
 export * from './core/commands/plans.js';
 export * from './core/commands/reference.js';

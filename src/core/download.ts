@@ -2,11 +2,11 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type Readable, type Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip, createInflate } from 'node:zlib';
+import { bodyError, decoderFor, progressTotal } from './body.js';
 import { type ErrorCode, isMdgetError, MdgetError } from './errors.js';
-import { errorCode, type HttpDeps, isAbort, networkError, openResponse } from './http.js';
+import { type HttpDeps, isAbort, openResponse } from './http.js';
 import type { RecordKind } from './record-shapes.js';
-import { redactText, redactUrl } from './redact.js';
+import { redactUrl } from './redact.js';
 import { closingBytes, newOutputState, type OutputFormat, ResponseTransform } from './response-transform.js';
 import { atomicFileSink, type Sink } from './writers/atomic-file.js';
 import { checkClobber, exists, expandTemplate, isTemplate } from './writers/destination.js';
@@ -284,8 +284,7 @@ async function fetchInto(
 ): Promise<ResponseTransform> {
   deps.onRequest?.(redactUrl(plan.url));
   const response = await openResponse(plan.url, deps);
-  const encoding = String(response.headers['content-encoding'] ?? 'identity').toLowerCase();
-  const length = Number(response.headers['content-length']);
+  const total = progressTotal(response.headers);
   const label = describe(plan);
   const transform = new ResponseTransform({
     kind: plan.kind,
@@ -298,18 +297,12 @@ async function fetchInto(
     secrets: deps.secrets ?? [],
     onBytes: (bytes) => {
       result.bytes = bytes;
-      deps.onProgress?.({
-        id,
-        label,
-        bytes,
-        ...(encoding === 'identity' && length > 0 ? { totalBytes: length } : {}),
-        done: false,
-      });
+      deps.onProgress?.({ id, label, bytes, ...total, done: false });
     },
   });
   const stages: (Readable | Transform)[] = [response.body];
-  if (encoding.includes('gzip')) stages.push(createGunzip());
-  else if (encoding.includes('deflate')) stages.push(createInflate());
+  const decoder = decoderFor(response.headers);
+  if (decoder) stages.push(decoder);
   try {
     await pipeline(
       [...stages, transform, forwardTo(sink.stream)],
@@ -359,22 +352,10 @@ function describe(plan: PlannedRequest): string {
   return `${plan.command} ${plan.symbol}${window}`;
 }
 
-/** Any failure as an MdgetError: zlib and socket errors mid-body are a truncated or broken transfer. */
+/** Any failure as an MdgetError (see bodyError); an unexpected error is rethrown: a bug, exit 1. */
 function asMdgetError(error: unknown, url?: URL, secrets: readonly (string | undefined)[] = []): MdgetError {
-  if (isMdgetError(error)) return error;
-  if (isAbort(error)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: error });
-  const code = errorCode(error);
-  if (
-    url &&
-    (code.startsWith('Z_') || code.startsWith('UND_ERR') || code.startsWith('ERR_STREAM_PREMATURE'))
-  ) {
-    const message = error instanceof Error ? error.message : String(error);
-    return new MdgetError(
-      'MDGET_NETWORK',
-      redactText(`truncated body: ${message} (${code}): ${redactUrl(url)}`, secrets),
-      { cause: error },
-    );
-  }
-  if (url && code.startsWith('E') && !code.startsWith('ERR_')) return networkError(error, url, secrets);
-  throw error;
+  const mapped = url ? bodyError(error, url, secrets) : error;
+  if (isMdgetError(mapped)) return mapped;
+  if (isAbort(mapped)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: mapped });
+  throw mapped;
 }

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pipeline as pipe, type Readable, Transform, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { createGunzip, createInflate } from 'node:zlib';
+import { bodyError, decoderFor, progressTotal } from '../body.js';
 import { type Config, requireConfig } from '../config.js';
 import type { ProgressEvent } from '../download.js';
 import { isMdgetError, MdgetError, usageError } from '../errors.js';
-import { errorCode, type HttpDeps, isAbort, networkError, type OpenResponse, openResponse } from '../http.js';
+import { errorCode, type HttpDeps, isAbort, type OpenResponse, openResponse } from '../http.js';
 import { redactText, redactUrl } from '../redact.js';
 import { readCapture } from '../reference/capture.js';
 import { type Exchange, findExchanges, parseExchangesXml, resolveExchange } from '../reference/exchanges.js';
@@ -342,12 +342,11 @@ interface DecodedBody {
 
 /** The body with its content-encoding undone; `onBytes` hears the wire bytes as they arrive. */
 function decodedBody(response: OpenResponse, onBytes?: (bytes: number) => void): DecodedBody {
-  const encoding = String(response.headers['content-encoding'] ?? 'identity').toLowerCase();
   let failure: unknown;
   const stages: Readable[] = [response.body];
   if (onBytes) stages.push(countBytes(onBytes));
-  if (encoding.includes('gzip')) stages.push(createGunzip());
-  else if (encoding.includes('deflate')) stages.push(createInflate());
+  const decoder = decoderFor(response.headers);
+  if (decoder) stages.push(decoder);
   // Every stage keeps a listener of its own: a decoder failing after its reader stopped (a gzip trailer
   // missing at the very end) must neither crash the process nor go unnoticed.
   for (const stage of stages) stage.on('error', (error) => (failure ??= error));
@@ -382,9 +381,7 @@ function progressOf(
   label: string,
   onProgress: (event: ProgressEvent) => void,
 ): { onBytes: (bytes: number) => void; done: () => void } {
-  const encoding = String(response.headers['content-encoding'] ?? 'identity').toLowerCase();
-  const length = Number(response.headers['content-length']);
-  const total = encoding === 'identity' && length > 0 ? { totalBytes: length } : {};
+  const total = progressTotal(response.headers);
   let seen = 0;
   return {
     onBytes: (bytes) => {
@@ -486,23 +483,6 @@ function htmlError(url: URL, secrets: readonly (string | undefined)[] = []): Mdg
     'MDGET_HTTP',
     redactText(`server sent an HTML page instead of data (maintenance?): ${redactUrl(url)}`, secrets),
   );
-}
-
-/** A failure while reading a body: a truncated or broken transfer (exit 5), an abort, or an MdgetError. */
-function bodyError(error: unknown, url: URL, secrets: readonly (string | undefined)[] = []): unknown {
-  if (isMdgetError(error)) return error;
-  if (isAbort(error)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: error });
-  const code = errorCode(error);
-  if (code.startsWith('Z_') || code.startsWith('UND_ERR') || code.startsWith('ERR_STREAM_PREMATURE')) {
-    const message = error instanceof Error ? error.message : String(error);
-    return new MdgetError(
-      'MDGET_NETWORK',
-      redactText(`truncated body: ${message} (${code}): ${redactUrl(url)}`, secrets),
-      { cause: error },
-    );
-  }
-  if (code.startsWith('E') && !code.startsWith('ERR_')) return networkError(error, url, secrets);
-  return error;
 }
 
 function reasonOf(error: unknown): string {
