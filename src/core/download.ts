@@ -1,6 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { type Readable, type Transform, Writable } from 'node:stream';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PassThrough, type Readable, type Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { bodyError, decoderFor, progressTotal } from './body.js';
 import { type ErrorCode, isMdgetError, MdgetError } from './errors.js';
@@ -235,10 +237,34 @@ async function runGroupOnce(
     return asMdgetError(error);
   }
   const output = newOutputState(options.format, options.header);
-  for (const { plan, result } of group.items) {
+  const spools = new Spools(
+    group.items.map((i) => i.plan),
+    Math.min(options.concurrency, 16) - 1,
+    deps,
+    state,
+  );
+  try {
+    return await writeGroup(group, sink, output, spools, options, deps, state);
+  } finally {
+    await spools.dispose();
+  }
+}
+
+async function writeGroup(
+  group: Group,
+  sink: Sink,
+  output: ReturnType<typeof newOutputState>,
+  spools: Spools,
+  options: BatchOptions,
+  deps: RunDeps,
+  state: { stdoutClosed: boolean; nextId: number },
+): Promise<MdgetError | undefined> {
+  for (const [index, { plan, result }] of group.items.entries()) {
     const started = Date.now();
     try {
-      const transform = await fetchInto(plan, sink, output, options, deps, result, state.nextId++);
+      const body = spools.bodyFor(index) ?? (() => openBody(plan, deps));
+      const transform = await fetchInto(plan, body, sink, output, options, deps, result, state.nextId++);
+      await spools.done(index);
       result.rows = transform.rows;
       result.status = transform.empty ? 'empty' : 'ok';
       if (transform.empty) deps.onNote?.(`no records for ${describe(plan)}`);
@@ -273,8 +299,50 @@ async function runGroupOnce(
   return undefined;
 }
 
+/** A response body ready to read: its (decoded) stages and the progress total. */
+interface BodySource {
+  stages: (Readable | Transform)[];
+  total: { totalBytes?: number };
+}
+
+/** Sends the request and returns its body with the content-encoding undone. */
+async function openBody(plan: PlannedRequest, deps: RunDeps): Promise<BodySource> {
+  deps.onRequest?.(redactUrl(plan.url));
+  const response = await openResponse(plan.url, deps);
+  const decoder = decoderFor(response.headers);
+  return {
+    stages: decoder ? [response.body, decoder] : [response.body],
+    total: progressTotal(response.headers),
+  };
+}
+
+/**
+ * Downloads a body ahead of its turn into a spool file, so the requests of one output overlap on the
+ * network while their bytes still reach the output in order (--concurrency). Checks run when it is read.
+ */
+async function spoolBody(plan: PlannedRequest, deps: RunDeps, path: string, id: number): Promise<string> {
+  const source = await openBody(plan, deps);
+  const label = describe(plan);
+  let bytes = 0;
+  const count = new PassThrough();
+  count.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    deps.onProgress?.({ id, label, bytes, ...source.total, done: false });
+  });
+  try {
+    await pipeline(
+      [...source.stages, count, createWriteStream(path)],
+      deps.signal ? { signal: deps.signal } : {},
+    );
+  } finally {
+    deps.onProgress?.({ id, label, bytes, done: true });
+  }
+  return path;
+}
+
 async function fetchInto(
   plan: PlannedRequest,
+  body: () => Promise<BodySource>,
   sink: Sink,
   output: ReturnType<typeof newOutputState>,
   options: BatchOptions,
@@ -282,9 +350,7 @@ async function fetchInto(
   result: RequestResult,
   id: number,
 ): Promise<ResponseTransform> {
-  deps.onRequest?.(redactUrl(plan.url));
-  const response = await openResponse(plan.url, deps);
-  const total = progressTotal(response.headers);
+  const source = await body();
   const label = describe(plan);
   const transform = new ResponseTransform({
     kind: plan.kind,
@@ -297,21 +363,75 @@ async function fetchInto(
     secrets: deps.secrets ?? [],
     onBytes: (bytes) => {
       result.bytes = bytes;
-      deps.onProgress?.({ id, label, bytes, ...total, done: false });
+      deps.onProgress?.({ id, label, bytes, ...source.total, done: false });
     },
   });
-  const stages: (Readable | Transform)[] = [response.body];
-  const decoder = decoderFor(response.headers);
-  if (decoder) stages.push(decoder);
   try {
     await pipeline(
-      [...stages, transform, forwardTo(sink.stream)],
+      [...source.stages, transform, forwardTo(sink.stream)],
       deps.signal ? { signal: deps.signal } : {},
     );
   } finally {
     deps.onProgress?.({ id, label, bytes: transform.bytesIn, done: true });
   }
   return transform;
+}
+
+/**
+ * The bodies of one output fetched ahead of their turn, at most `ahead` at a time beyond the one being
+ * written. The first request always streams straight through; spool files live in a private temporary
+ * directory removed when the output is done, whatever happened.
+ */
+class Spools {
+  private readonly pending = new Map<number, Promise<string>>();
+  private dir: Promise<string> | undefined;
+  private readonly controller = new AbortController();
+  private readonly deps: RunDeps;
+
+  constructor(
+    private readonly plans: readonly PlannedRequest[],
+    private readonly ahead: number,
+    deps: RunDeps,
+    private readonly state: { nextId: number },
+  ) {
+    const signal = deps.signal
+      ? AbortSignal.any([deps.signal, this.controller.signal])
+      : this.controller.signal;
+    this.deps = { ...deps, signal };
+  }
+
+  /** Starts the next downloads and returns the spooled body of `index`, or undefined to fetch it live. */
+  bodyFor(index: number): (() => Promise<BodySource>) | undefined {
+    for (let next = index + 1; next <= index + this.ahead && next < this.plans.length; next++)
+      this.start(next);
+    const spooled = this.pending.get(index);
+    if (!spooled) return undefined;
+    return async () => ({ stages: [createReadStream(await spooled)], total: {} });
+  }
+
+  /** Deletes the spool file of a request that was written. */
+  async done(index: number): Promise<void> {
+    const spooled = this.pending.get(index);
+    if (spooled) await rm(await spooled, { force: true });
+  }
+
+  /** Stops downloads still running and removes every spool file. */
+  async dispose(): Promise<void> {
+    this.controller.abort();
+    await Promise.allSettled(this.pending.values());
+    if (this.dir) await rm(await this.dir, { recursive: true, force: true }).catch(() => {});
+  }
+
+  private start(index: number): void {
+    if (this.pending.has(index)) return;
+    this.dir ??= mkdtemp(join(tmpdir(), 'mdget-spool-'));
+    const plan = this.plans[index]!;
+    const spooled = this.dir.then((dir) =>
+      spoolBody(plan, this.deps, join(dir, `${index}.body`), this.state.nextId++),
+    );
+    spooled.catch(() => {}); // read when its turn comes; until then a failure must not go unhandled
+    this.pending.set(index, spooled);
+  }
 }
 
 /**

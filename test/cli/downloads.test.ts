@@ -286,6 +286,28 @@ describe('mdget output files', () => {
     });
   });
 
+  it('requests for one output overlap on the network (--concurrency) and still arrive in order', async () => {
+    await withEmulator({ ...CANARY_ACCOUNT, faults: [{ kind: 'slow', delayMs: 400 }] }, async (emu) => {
+      const args = ['ticks', 'ESM25', '--start', '2025-03-03', '--end', '2025-03-09'];
+      let started = Date.now();
+      const serial = await runCli([...args, '--concurrency', '1'], { env: emu.env });
+      const serialMs = Date.now() - started;
+      started = Date.now();
+      const parallel = await runCli([...args, '--concurrency', '4'], { env: emu.env });
+      const parallelMs = Date.now() - started;
+      expect([serial.code, parallel.code]).toEqual([0, 0]);
+      expect(parallel.stdout).toBe(serial.stdout);
+      expect(serialMs).toBeGreaterThan(6 * 400);
+      expect(parallelMs).toBeLessThan(serialMs - 1000);
+      const days = parallel.stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.slice(0, 10));
+      expect(days).toEqual([...days].sort());
+    });
+  });
+
   it('--shard splits the planned requests deterministically', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const args = ['ticks', 'AAPL', '--start', '2025-03-10', '--end', '2025-03-14', '--dry-run'];
