@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse } from 'dotenv';
 import { CONFIG_VARIABLES, type Config } from '../core/config.js';
 import { configError } from '../core/errors.js';
 
@@ -29,13 +28,16 @@ export interface ResolvedConfig {
 const DEFAULTS: Partial<Config> = { exchangesPath: 'exchanges' };
 
 /** Reads the dotenv file: --env-file must exist; the default `.env` is used only when present. */
-export function readEnvFile(
+export async function readEnvFile(
   flag: string | undefined,
   cwd: string,
-): { path?: string; values: Record<string, string> } {
+): Promise<{ path?: string; values: Record<string, string> }> {
   const path = resolve(cwd, flag ?? '.env');
   try {
-    return { path, values: parse(readFileSync(path)) };
+    const text = readFileSync(path);
+    // dotenv is loaded only when there is a file to read (start-up time).
+    const { parse } = await import('dotenv');
+    return { path, values: parse(text) };
   } catch (error) {
     if (flag === undefined && (error as { code?: string }).code === 'ENOENT') return { values: {} };
     throw configError(

@@ -24,7 +24,7 @@ export async function withRunDeps<T>(
     timeoutMs: (flags.timeout as number | undefined) ?? 60_000,
     connections: Math.max(8, (flags.concurrency as number | undefined) ?? 0),
   });
-  const progress = createProgress(
+  const progress = await createProgress(
     io,
     flags.progress as boolean | undefined,
     Boolean(flags.quiet),

@@ -7,7 +7,7 @@ import { configFrom } from './download.js';
 /** `mdget config`: each setting, its value (password redacted) and where it came from. */
 export async function runConfig(flags: Flags, ctx: RunContext): Promise<void> {
   await configFrom(flags, ctx, []); // same checks as a download: --password is refused, --env-file must exist
-  const dotenv = readEnvFile(flags.envFile as string | undefined, ctx.io.cwd);
+  const dotenv = await readEnvFile(flags.envFile as string | undefined, ctx.io.cwd);
   const { config, sources } = resolveConfig(flags as object, ctx.io.env, dotenv.values, dotenv.path);
   if (flags.passwordStdin && ctx.secrets.length > 0) sources.password = 'stdin';
   const rows = (Object.keys(CONFIG_VARIABLES) as (keyof Config)[]).map((key) => {

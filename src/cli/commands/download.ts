@@ -45,7 +45,7 @@ export async function configFrom(
   const passwordFromStdin = flags.passwordStdin ? await readLine(ctx.io.stdin) : undefined;
   if (flags.passwordStdin && !passwordFromStdin)
     throw usageError('--password-stdin: standard input held no password line');
-  const dotenv = readEnvFile(flags.envFile as string | undefined, ctx.io.cwd);
+  const dotenv = await readEnvFile(flags.envFile as string | undefined, ctx.io.cwd);
   const { config } = resolveConfig(
     { ...(flags as object), ...(passwordFromStdin ? { passwordFromStdin } : {}) },
     ctx.io.env,
