@@ -25,8 +25,15 @@ export async function main(argv: readonly string[], io: Io = systemIo()): Promis
   const controller = new AbortController();
   // Every request in flight listens to this one signal; --concurrency decides how many there are.
   setMaxListeners(0, controller.signal);
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  // SIGINT (Ctrl-C), SIGTERM (a job runner's timeout) and SIGHUP (a closed terminal) all stop the run the
+  // same way, so temporary and spool files are removed; the exit status is 128 + the signal's number.
+  const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+  let stoppedBy: keyof typeof SIGNALS | undefined;
+  const onSignal = (signal: keyof typeof SIGNALS) => {
+    stoppedBy ??= signal;
+    controller.abort();
+  };
+  for (const signal of Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]) process.once(signal, onSignal);
   // A reader that goes away (`mdget config | head -1`) is a normal end (cli.md); any other stdout error
   // (a full disk behind a redirect) fails the run with exit 6 below, never with a stack trace.
   let stdoutError: NodeJS.ErrnoException | undefined;
@@ -46,7 +53,7 @@ export async function main(argv: readonly string[], io: Io = systemIo()): Promis
     await program.parseAsync([...argv], { from: 'user' });
     return (await stdoutFailed()) ?? EXIT.ok;
   } catch (error) {
-    if (controller.signal.aborted) return exitCodeFor('MDGET_ABORTED');
+    if (controller.signal.aborted) return stoppedBy ? SIGNALS[stoppedBy] : exitCodeFor('MDGET_ABORTED');
     const commanderCode = (error as { code?: unknown }).code;
     if (typeof commanderCode === 'string' && commanderCode.startsWith('commander.')) {
       const exitCode = (error as { exitCode?: number }).exitCode ?? EXIT.usage;
@@ -68,6 +75,6 @@ export async function main(argv: readonly string[], io: Io = systemIo()): Promis
     );
     return EXIT.internal;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const signal of Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]) process.off(signal, onSignal);
   }
 }

@@ -237,7 +237,10 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
     });
   });
 
-  it('SIGINT → exit 130 and no partial file', async () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s → exit %i and no partial file', async (signal, status) => {
     await withEmulator({ ...CANARY_ACCOUNT, faults: [{ kind: 'slow', delayMs: 5000 }] }, async (emu) => {
       const dir = tempDir();
       const child = spawn(BIN, [...TICKS, '-o', join(dir, 'x.csv')], {
@@ -246,9 +249,9 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
       let stderr = '';
       child.stderr.on('data', (c) => (stderr += c));
       while (emu.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
-      child.kill('SIGINT');
+      child.kill(signal);
       const code = await new Promise((resolve) => child.on('close', resolve));
-      expect(code).toBe(130);
+      expect(code).toBe(status);
       expect(readdirSync(dir)).toEqual([]);
       expect(stderr).not.toContain(CANARY);
       expect(existsSync(join(dir, 'x.csv'))).toBe(false);
