@@ -31,15 +31,19 @@ await build({
   logLevel: 'warning',
 });
 
+// Paths relative to the project root, so nothing generated names a directory of this machine.
 writeFileSync(
   `${out}/sea-config.json`,
   JSON.stringify({
-    main: `${out}/mdget.cjs`,
-    output: `${out}/sea-prep.blob`,
+    main: 'build/mdget.cjs',
+    output: 'build/sea-prep.blob',
     disableExperimentalSEAWarning: true,
   }),
 );
-execFileSync(process.execPath, ['--experimental-sea-config', `${out}/sea-config.json`], { stdio: 'inherit' });
+execFileSync(process.execPath, ['--experimental-sea-config', 'build/sea-config.json'], {
+  stdio: 'inherit',
+  cwd: root,
+});
 copyFileSync(process.execPath, `${out}/mdget`);
 chmodSync(`${out}/mdget`, 0o755);
 execFileSync(
