@@ -15,7 +15,7 @@ export interface Window {
 export function resolveDayRange(
   start: WallTime | undefined,
   end: WallTime | undefined,
-  today: WallTime,
+  today: () => WallTime,
 ): Window {
   if (start && end) return { start, end };
   if (start) return { start, end: addDays(startOfDay(start), 1) };
@@ -23,7 +23,8 @@ export function resolveDayRange(
     const day = startOfDay(end);
     return { start: day.getTime() === end.getTime() ? addDays(day, -1) : day, end };
   }
-  return { start: today, end: addDays(today, 1) };
+  const day = today(); // only asked for when needed: Intl's first use costs ~25 ms of start-up
+  return { start: day, end: addDays(day, 1) };
 }
 
 /** Throws a usage error when end is not after start (end is exclusive, as on the service). */

@@ -42,11 +42,10 @@ export function todayIn(zone: string, now: Date): WallTime {
 export function parseDateInput(text: string, flag: string, zone: string, now: Date): WallTime {
   const value = text.trim();
   const lower = value.toLowerCase();
-  const today = todayIn(zone, now);
-  if (lower === 'today') return today;
-  if (lower === 'yesterday') return addDays(today, -1);
+  if (lower === 'today') return todayIn(zone, now);
+  if (lower === 'yesterday') return addDays(todayIn(zone, now), -1);
   const ago = /^(\d{1,5})d$/.exec(lower);
-  if (ago) return addDays(today, -Number(ago[1]));
+  if (ago) return addDays(todayIn(zone, now), -Number(ago[1]));
   const m =
     /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value) ??
     /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?$/.exec(value);

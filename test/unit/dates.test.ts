@@ -93,7 +93,7 @@ describe('chunks', () => {
   it('fills missing ends per spec §1.2', () => {
     const today = d('2025-03-13T00:00:00');
     const r = (s?: string, e?: string) => {
-      const w = resolveDayRange(s ? d(s) : undefined, e ? d(e) : undefined, today);
+      const w = resolveDayRange(s ? d(s) : undefined, e ? d(e) : undefined, () => today);
       return [iso(w.start), iso(w.end)];
     };
     expect(r()).toEqual(['2025-03-13T00:00:00', '2025-03-14T00:00:00']);

@@ -59,7 +59,7 @@ export function planTicks(
 ): PlannedRequest[] {
   checkRange(params.start, params.end);
   return symbols.flatMap((symbol) => {
-    const range = resolveDayRange(params.start, params.end, todayIn(marketZone(symbol), ctx.now));
+    const range = resolveDayRange(params.start, params.end, () => todayIn(marketZone(symbol), ctx.now));
     const windows = planDayWindows(range);
     if (params.order === 'desc') windows.reverse();
     return windows.map((window) => ({
@@ -101,7 +101,7 @@ export function planMinutes(
       windows.push(...list.map((w) => ({ ...w, labels: windowLabels(w) })));
     } else {
       const range =
-        (params.start ?? params.end) ? resolveDayRange(params.start, params.end, ctx.now) : undefined;
+        (params.start ?? params.end) ? resolveDayRange(params.start, params.end, () => ctx.now) : undefined;
       windows.push({
         ...(params.start ? { start: params.start } : {}),
         ...(params.end ? { end: params.end } : {}),
