@@ -10,7 +10,7 @@ import { type HttpDeps, isAbort, openResponse } from './http.js';
 import type { RecordKind } from './record-shapes.js';
 import { redactUrl } from './redact.js';
 import { closingBytes, newOutputState, type OutputFormat, ResponseTransform } from './response-transform.js';
-import { atomicFileSink, type Sink } from './writers/atomic-file.js';
+import { atomicFileSink, type Sink, writeTo } from './writers/atomic-file.js';
 import { checkClobber, exists, expandTemplate, isTemplate } from './writers/destination.js';
 import { stdoutSink } from './writers/stdout.js';
 
@@ -286,7 +286,7 @@ async function writeGroup(
   }
   try {
     const closing = closingBytes(output);
-    if (closing) await writeAll(sink, closing);
+    if (closing) await writeTo(sink.stream, closing);
     await sink.commit();
   } catch (error) {
     if (sink.closed) {
@@ -456,12 +456,6 @@ function forwardTo(target: Writable): Writable {
       target.once('error', done);
       target.once('close', onClose);
     },
-  });
-}
-
-function writeAll(sink: Sink, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    sink.stream.write(text, (error) => (error ? reject(error) : resolve()));
   });
 }
 

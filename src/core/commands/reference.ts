@@ -18,8 +18,8 @@ import type { ProfileTable } from '../reference/profile-tables.js';
 import type { SqliteCounts } from '../reference/sqlite-writer.js';
 import { type TableStreamFormat, writeTables } from '../reference/table-writers.js';
 import { buildExchangesUrl, buildInstrumentsUrl } from '../request-builders.js';
-import { atomicFileSink, type Sink } from '../writers/atomic-file.js';
-import { exists } from '../writers/destination.js';
+import { atomicFileSink, type Sink, writeTo } from '../writers/atomic-file.js';
+import { checkClobber } from '../writers/destination.js';
 import { stdoutSink } from '../writers/stdout.js';
 
 export type { Exchange } from '../reference/exchanges.js';
@@ -156,11 +156,11 @@ export async function runExchanges(
 ): Promise<ReferenceResult> {
   checkExchangesOptions(options);
   requireConfig(config, ['extras']);
-  await checkOutput(options);
+  await checkClobber(options.output, options.force, 'pass --force to overwrite it');
   const { exchanges, xml } = await fetchExchanges(config, deps);
   if (options.format === 'xml') {
     const result = await writeOutput(options.output, deps, async (out) => {
-      await writeChunk(out, xml);
+      await writeTo(out, xml);
       return exchanges.length;
     });
     return { ...result, output: options.output };
@@ -175,7 +175,7 @@ export async function runExchanges(
   }
   const format = options.format;
   const result = await writeOutput(options.output, deps, async (out) => {
-    await writeChunk(out, exchangesTo(format, list));
+    await writeTo(out, exchangesTo(format, list));
     return list.length;
   });
   return { ...result, output: options.output };
@@ -193,7 +193,7 @@ export async function runInstruments(
 ): Promise<InstrumentsResult> {
   checkTablesOptions(options);
   requireConfig(config, ['extras', 'instruments']);
-  await checkOutput(options);
+  await checkClobber(options.output, options.force, 'pass --force to overwrite it');
   const { exchanges } = await fetchExchanges(config, deps);
   const exchange = resolveExchange(exchanges, options.exchange);
   const label = exchange.description
@@ -231,7 +231,7 @@ export async function runInstruments(
 export async function runCapture(options: CaptureRunOptions, deps: OutputDeps): Promise<ReferenceResult> {
   checkTablesOptions(options);
   if (typeof options.capture === 'string') await checkCaptureFile(options.capture);
-  await checkOutput(options);
+  await checkClobber(options.output, options.force, 'pass --force to overwrite it');
   let spool: string | undefined;
   try {
     let path: string;
@@ -285,12 +285,6 @@ async function writeEntries(
 }
 
 /** Refuses an existing target unless `force` (exit 6 before any request or any reading). */
-async function checkOutput(options: OutputOptions): Promise<void> {
-  if (options.output === '-' || options.force) return;
-  if (await exists(options.output)) {
-    throw new MdgetError('MDGET_IO', `${options.output} exists: pass --force to overwrite it`);
-  }
-}
 
 async function checkCaptureFile(path: string): Promise<void> {
   let isFile: boolean;
@@ -323,12 +317,6 @@ async function writeOutput(
     if (sink.closed) return { written: 0, stdoutClosed: true };
     throw isMdgetError(streamError) ? streamError : error;
   }
-}
-
-function writeChunk(out: Writable, data: string | Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    out.write(data, (error) => (error ? reject(error) : resolve()));
-  });
 }
 
 /** A response body being decoded: the stream to read, and the first transport failure seen on the way. */

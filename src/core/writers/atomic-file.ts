@@ -16,6 +16,13 @@ export interface Sink {
   readonly target: string;
 }
 
+/** Writes one piece to a writable and resolves once it was accepted (rejects with its write error). */
+export function writeTo(out: Writable, data: string | Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    out.write(data, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
 /** The temporary name beside the target, so the final rename stays on one file system and is atomic. */
 export const tempPathFor = (target: string): string =>
   join(dirname(target), `.${basename(target)}.${randomUUID().slice(0, 8)}.part`);

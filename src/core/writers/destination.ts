@@ -21,15 +21,14 @@ export function expandTemplate(template: string, vars: TemplateVars): string {
   );
 }
 
-/** Refuses an existing target unless --force (exit 6 before any request). */
-export async function checkClobber(target: string, force: boolean): Promise<void> {
+/** Refuses an existing target unless --force (exit 6 before any request); `hint` says what to do. */
+export async function checkClobber(
+  target: string,
+  force: boolean,
+  hint = 'pass --force to overwrite or --skip-existing to keep it',
+): Promise<void> {
   if (target === '-' || force) return;
-  if (await exists(target)) {
-    throw new MdgetError(
-      'MDGET_IO',
-      `${target} exists: pass --force to overwrite or --skip-existing to keep it`,
-    );
-  }
+  if (await exists(target)) throw new MdgetError('MDGET_IO', `${target} exists: ${hint}`);
 }
 
 /** True when a file or directory is at `path`. */
