@@ -53,7 +53,7 @@ export function assertTimeZone(name: string, flag: string): void {
   }
 }
 
-/** The instant at which `zone`'s clocks show `wall`; `which` picks a pass of a fold, gaps use the offset before. */
+/** The instant `zone`'s clocks show as `wall`: `which` picks a fold's pass; a gap takes the offset before. */
 export function utcOfWallTime(wall: WallTime, zone: string, which: 'earlier' | 'later'): Date {
   const time = wall.getTime();
   const span = wallSpan(new ZoneOffsets(zone), time);
@@ -67,12 +67,11 @@ export function wallTimeOf(instant: Date, zone: string): WallTime {
   return new Date(time + offsetAt(formatterFor(zone), time));
 }
 
-/**
- * A converter for one response (spec §1.2). Minutes `YYYY-MM-DD HH:MM` and ticks
- * `YYYY-MM-DD HH:MM:SS.fff` (also `HH:MM:SS`) become `2025-03-13T14:30:00Z` / `…:00.021-05:00`.
- * Stateful: in a fold, the pass is chosen so that instants follow the row order.
- */
+/** A converter for one response's timestamps (spec §1.2), keeping instants in row order through a fold. */
 export function createTimestampConverter(options: TimestampConverterOptions): TimestampConverter {
+  // Minutes `YYYY-MM-DD HH:MM` and ticks `YYYY-MM-DD HH:MM:SS.fff` (also `…:SS`) become
+  // `2025-03-13T14:30:00Z` or `2025-03-13T00:00:00.021-05:00`. A date names a trading day, not an
+  // instant, so it stays as it is; so does anything else the converter cannot read.
   const { sourceZone, target, order } = options;
   assertTimeZone(sourceZone, '--source-tz');
   if (target !== 'utc') assertTimeZone(target, '--tz');
@@ -223,7 +222,7 @@ interface Segment {
   offset: number;
 }
 
-/** One UTC day of a zone: `before` until `transition`, `after` from it (no transition: transition = day end). */
+/** One UTC day of a zone: `before` until `transition`, `after` from it (none: transition = day end). */
 interface DayOffsets {
   before: number;
   after: number;
