@@ -36,7 +36,7 @@ export type TimestampConverter = (text: string) => string;
 
 /** True when Intl knows `name` as a time zone (IANA names and their aliases, in any case). */
 export function isValidTimeZone(name: string): boolean {
-  // Newer Intl (Node 22+) also takes offsets such as '+01:00' as zones; keep both Node lines alike.
+  // Newer Intl (ECMA-402 2024) also takes offsets such as '+01:00' as zones: keep Node 20 and 24 alike.
   if (typeof name !== 'string' || !/^[A-Za-z]/.test(name)) return false;
   try {
     formatterFor(name);
@@ -230,8 +230,8 @@ interface DayOffsets {
 }
 
 /**
- * A zone's offsets, asked of Intl once per UTC day and kept. Assumes at most one transition per UTC day,
- * which every tzdb zone satisfies (they lie months apart).
+ * A zone's offsets, asked of Intl once per UTC day and kept. Assumes at most one transition per UTC day:
+ * tzdb puts transitions weeks or months apart.
  */
 class ZoneOffsets {
   private readonly format: Intl.DateTimeFormat;
