@@ -2,9 +2,18 @@ import { LINE_NORMALIZER_WASM } from './wasm/line-normalizer-wasm.js';
 
 interface NormalizerExports {
   memory: WebAssembly.Memory;
-  normalize(inPtr: number, length: number, outPtr: number): number;
+  normalize(
+    inPtr: number,
+    length: number,
+    outPtr: number,
+    cap: number,
+    prePtr: number,
+    preLen: number,
+  ): number;
+  line_ends(inPtr: number, length: number): number;
   lines: WebAssembly.Global;
   rest: WebAssembly.Global;
+  full: WebAssembly.Global;
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -16,12 +25,15 @@ function instantiate(): NormalizerExports {
 }
 
 const PAGE = 65_536;
+/** Room for the prefix at the start of the wasm memory. */
+const PREFIX_AREA = 256;
 
 /**
- * Turns the service's line ends (CRLF, LF or bare CR, spec §1.3) into LF and drops blank lines. This is
- * the only per-byte work on the csv path; a JavaScript loop managed ~300 MB/s here (shared/notes: per-byte
- * JS costs ~2 s/GiB), so the loop is WebAssembly with SIMD (wasm/line-normalizer.wat), ~3x faster.
- * An unfinished last line is carried to the next chunk.
+ * Turns the service's line ends (CRLF, LF or bare CR, spec §1.3) into LF, drops blank lines and starts
+ * every line with a fixed prefix (the csv's `symbol` column). This is the only per-byte work on the csv
+ * path; a JavaScript loop managed ~300 MB/s here (shared/notes: per-byte JS costs ~2 s/GiB), so the loop
+ * is WebAssembly with SIMD (wasm/line-normalizer.wat), ~3x faster. An unfinished last line is carried to
+ * the next chunk.
  */
 export class LineNormalizer {
   /** Complete lines written so far. */
@@ -29,6 +41,19 @@ export class LineNormalizer {
   private carry: Buffer = Buffer.alloc(0);
   private afterCR = false;
   private readonly wasm = instantiate();
+  private prefixLength = 0;
+
+  constructor(prefix = '') {
+    this.setPrefix(prefix);
+  }
+
+  /** The bytes every following line starts with (one response may differ from the next). */
+  setPrefix(prefix: string): void {
+    const bytes = Buffer.from(prefix);
+    if (bytes.length > PREFIX_AREA) throw new RangeError('line prefix too long');
+    new Uint8Array(this.wasm.memory.buffer).set(bytes, 0);
+    this.prefixLength = bytes.length;
+  }
 
   /** The complete, non-blank lines of `chunk` (after any carried partial line), each ending in LF. */
   push(chunk: Buffer): Buffer {
@@ -39,18 +64,34 @@ export class LineNormalizer {
     this.afterCR = false;
     const n = this.carry.length + input.length;
     if (n === 0) return Buffer.alloc(0);
-    const { memory, normalize } = this.wasm;
-    const needed = 2 * n + 16;
-    if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
-    const heap = new Uint8Array(memory.buffer);
-    heap.set(this.carry, 0);
-    heap.set(input, this.carry.length);
-    const written = normalize(0, n, n);
-    this.lines += this.wasm.lines.value as number;
-    const rest = this.wasm.rest.value as number;
-    this.afterCR = rest === n && heap[n - 1] === 13;
-    this.carry = Buffer.from(heap.subarray(rest, n));
-    return Buffer.from(heap.subarray(n, n + written));
+    const inPtr = PREFIX_AREA;
+    const outPtr = inPtr + n + 16;
+    // Records are ~40 bytes, so a quarter more is room for most prefixes in one call; longer ones loop.
+    let cap = Math.ceil(n * 1.25) + this.prefixLength + 64;
+    this.reserve(outPtr + cap);
+    let heap = new Uint8Array(this.wasm.memory.buffer);
+    heap.set(this.carry, inPtr);
+    heap.set(input, inPtr + this.carry.length);
+    const pieces: Buffer[] = [];
+    let offset = 0;
+    for (;;) {
+      const written = this.wasm.normalize(inPtr + offset, n - offset, outPtr, cap, 0, this.prefixLength);
+      const rest = this.wasm.rest.value as number;
+      heap = new Uint8Array(this.wasm.memory.buffer);
+      if (written > 0) pieces.push(Buffer.from(heap.subarray(outPtr, outPtr + written)));
+      this.lines += this.wasm.lines.value as number;
+      offset += rest;
+      if (!(this.wasm.full.value as number)) break;
+      // One line longer than the room left: give it room (lines are capped upstream at 1 MiB).
+      if (written === 0 && rest === 0) {
+        cap = cap * 2 + n;
+        this.reserve(outPtr + cap);
+        heap = new Uint8Array(this.wasm.memory.buffer);
+      }
+    }
+    this.afterCR = offset === n && heap[inPtr + n - 1] === 13;
+    this.carry = Buffer.from(heap.subarray(inPtr + offset, inPtr + n));
+    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
   }
 
   /** Bytes of the unfinished line held back so far. */
@@ -58,12 +99,26 @@ export class LineNormalizer {
     return this.carry.length;
   }
 
-  /** The unterminated last line (with an LF added) if it holds anything but blanks; '' otherwise. */
+  /** The unterminated last line (prefixed, with an LF added) if it holds anything but blanks; '' otherwise. */
   end(): Buffer {
     const rest = this.carry;
     this.carry = Buffer.alloc(0);
     if (rest.toString('latin1').trim() === '') return Buffer.alloc(0);
     this.lines++;
-    return Buffer.concat([rest, Buffer.from('\n')]);
+    const prefix = Buffer.from(new Uint8Array(this.wasm.memory.buffer).subarray(0, this.prefixLength));
+    return Buffer.concat([prefix, rest, Buffer.from('\n')]);
+  }
+
+  /** Line ends in `bytes` (CR LF counted once within a chunk), counted natively: the raw path's rows. */
+  countLineEnds(bytes: Buffer): number {
+    if (bytes.length === 0) return 0;
+    this.reserve(PREFIX_AREA + bytes.length + 16);
+    new Uint8Array(this.wasm.memory.buffer).set(bytes, PREFIX_AREA);
+    return this.wasm.line_ends(PREFIX_AREA, bytes.length);
+  }
+
+  private reserve(bytes: number): void {
+    const { memory } = this.wasm;
+    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
   }
 }

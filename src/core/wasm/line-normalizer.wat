@@ -1,23 +1,46 @@
-;; The csv path's one per-byte loop (src/core/line-normalizer.ts): CRLF, LF and bare CR become LF and
-;; blank lines (empty or spaces/tabs only) are dropped. Runs of 16 bytes without a control character
-;; (most of a record) are copied with one SIMD load/store; the rest goes byte by byte. Measured ~4x the same loop in
-;; JavaScript (shared/notes: per-byte JS costs ~2 s/GiB). Rebuild the embedded bytes with `npm run wasm`.
+;; The csv path's one per-byte loop (src/core/line-normalizer.ts): CRLF, LF and bare CR become LF, blank
+;; lines (empty or spaces/tabs only) are dropped, and every line kept starts with a prefix (the csv's
+;; leading `symbol` column, issue 8). Runs of 16 bytes without a control character (most of a record) are
+;; copied with one SIMD load/store; the rest goes byte by byte. Measured ~4x the same loop in JavaScript
+;; (shared/notes: per-byte JS costs ~2 s/GiB). Rebuild the embedded bytes with `npm run wasm`.
 (module
   (memory (export "memory") 1)
-  ;; Complete lines written by the last call, and where the unfinished last line starts in its input.
+  ;; Complete lines written by the last call; where the first line not written starts in its input; and
+  ;; whether the call stopped because the output was full (call again from `rest`).
   (global $lines (export "lines") (mut i32) (i32.const 0))
   (global $rest (export "rest") (mut i32) (i32.const 0))
-  ;; normalize(in, n, out) -> bytes of complete lines written at out (out must not overlap in)
-  (func (export "normalize") (param $in i32) (param $n i32) (param $out i32) (result i32)
-    (local $i i32) (local $end i32) (local $j i32) (local $lineOut i32) (local $lineIn i32)
+  (global $full (export "full") (mut i32) (i32.const 0))
+
+  ;; Copies the prefix at $j; returns the new $j.
+  (func $prefix (param $j i32) (param $pre i32) (param $preLen i32) (result i32)
+    (local $k i32)
+    (block $done
+      (loop $copy
+        (br_if $done (i32.ge_u (local.get $k) (local.get $preLen)))
+        (i32.store8 (i32.add (local.get $j) (local.get $k)) (i32.load8_u (i32.add (local.get $pre) (local.get $k))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $copy)))
+    (i32.add (local.get $j) (local.get $preLen)))
+
+  ;; normalize(in, n, out, cap, pre, preLen) -> bytes of complete lines written at out. The output must not
+  ;; overlap the input; it stops at a line start when fewer than preLen + 16 bytes of cap remain.
+  (func (export "normalize")
+    (param $in i32) (param $n i32) (param $out i32) (param $cap i32) (param $pre i32) (param $preLen i32)
+    (result i32)
+    (local $i i32) (local $end i32) (local $j i32) (local $outEnd i32) (local $lineOut i32) (local $lineIn i32)
     (local $content i32) (local $lines i32) (local $b i32) (local $v v128)
     (local.set $i (local.get $in))
     (local.set $end (i32.add (local.get $in) (local.get $n)))
-    (local.set $j (local.get $out))
+    (local.set $outEnd (i32.add (local.get $out) (local.get $cap)))
     (local.set $lineOut (local.get $out))
     (local.set $lineIn (local.get $in))
+    (global.set $full (i32.const 0))
+    (local.set $j (call $prefix (local.get $out) (local.get $pre) (local.get $preLen)))
     (block $done
       (loop $next
+        ;; out of room: stop before this line; the caller flushes and calls again from `rest`
+        (if (i32.gt_u (i32.add (local.get $j) (i32.const 16)) (local.get $outEnd))
+          (then (global.set $full (i32.const 1)) (br $done)))
         ;; 16 bytes without a control character: copy them as they are
         (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $end))
           (then
@@ -44,11 +67,11 @@
                 (if (local.get $content)
                   (then
                     (i32.store8 (local.get $j) (i32.const 10))
-                    (local.set $j (i32.add (local.get $j) (i32.const 1)))
-                    (local.set $lineOut (local.get $j))
+                    (local.set $lineOut (i32.add (local.get $j) (i32.const 1)))
                     (local.set $lines (i32.add (local.get $lines) (i32.const 1)))
-                    (local.set $content (i32.const 0)))
-                  (else (local.set $j (local.get $lineOut))))
+                    (local.set $content (i32.const 0))))
+                ;; a new line (or a blank one dropped) starts after the prefix, which is written once
+                (local.set $j (call $prefix (local.get $lineOut) (local.get $pre) (local.get $preLen)))
                 ;; CR LF is one line end
                 (if (i32.eq (local.get $b) (i32.const 13))
                   (then
@@ -67,4 +90,32 @@
         (br $next)))
     (global.set $lines (local.get $lines))
     (global.set $rest (i32.sub (local.get $lineIn) (local.get $in)))
-    (i32.sub (local.get $lineOut) (local.get $out))))
+    (i32.sub (local.get $lineOut) (local.get $out)))
+
+  ;; line_ends(in, n) -> line ends (LF, CR, CR LF as one) in the bytes: the raw path's row count
+  (func (export "line_ends") (param $in i32) (param $n i32) (result i32)
+    (local $i i32) (local $end i32) (local $count i32) (local $v v128) (local $b i32)
+    (local.set $i (local.get $in))
+    (local.set $end (i32.add (local.get $in) (local.get $n)))
+    (block $done
+      (loop $next
+        (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $end))
+          (then
+            (local.set $v (v128.load align=1 (local.get $i)))
+            (if (i32.eqz (v128.any_true (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 14)))))
+              (then
+                (local.set $i (i32.add (local.get $i) (i32.const 16)))
+                (br $next)))))
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $b (i32.load8_u (local.get $i)))
+        (if (i32.eq (local.get $b) (i32.const 10)) (then (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+        (if (i32.eq (local.get $b) (i32.const 13))
+          (then
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))
+            (if (i32.lt_u (i32.add (local.get $i) (i32.const 1)) (local.get $end))
+              (then
+                (if (i32.eq (i32.load8_u (i32.add (local.get $i) (i32.const 1))) (i32.const 10))
+                  (then (local.set $i (i32.add (local.get $i) (i32.const 1)))))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.get $count)))
