@@ -56,6 +56,18 @@ export function addDownloadOptions(command: Command, formats: readonly string[] 
       3,
     )
     .option('--timeout <duration>', 'per-request timeout without data (e.g. 30s, 2m)', parseDuration, 60_000)
+    .option(
+      '--window <duration>',
+      'length of the windows a long range is split into (e.g. 1h, 7d; default: sized from the rows a day holds)',
+      parseDuration,
+    )
+    .option(
+      '--max-rows <n>',
+      'rows at which a response is taken as cut by the server and completed by further requests (MDGET_MAX_ROWS)',
+      (v) => parseIntFlag(v, '--max-rows', 1),
+    )
+    .option('--update', 'with a file output that exists: fetch only what is newer than its last row')
+    .option('--temp-dir <dir>', 'where spool files go (default: beside the output)')
     .option('--report <path>', 'write a JSON report: one entry per request')
     .option('--dry-run', 'print the planned requests (credentials redacted) and send none')
     .option('--shard <i/n>', 'only the i-th of n deterministic shares of the planned requests')

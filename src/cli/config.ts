@@ -11,6 +11,7 @@ export interface ConfigFlags {
   extrasUrl?: string;
   exchangesPath?: string;
   instrumentsUrl?: string;
+  maxRows?: number;
   envFile?: string;
   /** The password read from stdin by --password-stdin. */
   passwordFromStdin?: string;
@@ -63,6 +64,7 @@ export function resolveConfig(
     extrasUrl: flags.extrasUrl,
     exchangesPath: flags.exchangesPath,
     instrumentsUrl: flags.instrumentsUrl,
+    maxRows: flags.maxRows === undefined ? undefined : String(flags.maxRows),
   };
   for (const key of Object.keys(CONFIG_VARIABLES) as (keyof Config)[]) {
     const name = CONFIG_VARIABLES[key];

@@ -1,12 +1,23 @@
 import { InvalidArgumentError } from 'commander';
 
-/** Milliseconds from `500ms`, `30s`, `2m`, `1h` or plain seconds (`45`); throws for anything else. */
+const FACTORS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** The duration units every duration flag takes, for help and errors. */
+export const DURATION_FORM =
+  'a number with ms, s, m, h, d or w (e.g. 30s, 2m, 1h, 7d); a bare number is seconds';
+
+/** Milliseconds from `500ms`, `30s`, `2m`, `1h`, `7d`, `2w` or plain seconds (`45`); throws for anything else. */
 export function parseDuration(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!m)
-    throw new InvalidArgumentError('expected a duration such as 30s, 2m, 500ms or a number of seconds.');
-  const unit = m[2] ?? 's';
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)?$/.exec(value.trim());
+  if (!m) throw new InvalidArgumentError(`expected a duration: ${DURATION_FORM}.`);
+  const factor = FACTORS[m[2] ?? 's']!;
   const ms = Number(m[1]) * factor;
   if (ms <= 0) throw new InvalidArgumentError('the duration must be positive.');
   return Math.round(ms);

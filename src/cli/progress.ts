@@ -1,5 +1,5 @@
 import type cliProgressModule from 'cli-progress';
-import type { ProgressEvent } from '../core/download.js';
+import type { ProgressEvent } from '../core/run-types.js';
 import type { Io } from './io.js';
 
 /** Draws core progress events as bars on stderr, or returns undefined when nobody should see them. */

@@ -1,6 +1,6 @@
-import type { RunDeps } from '../core/download.js';
 import { redactText } from '../core/redact.js';
 import { DEFAULT_RETRY } from '../core/retry.js';
+import type { RunDeps } from '../core/run-types.js';
 import type { Flags, RunContext } from './commands/download.js';
 import { createProgress } from './progress.js';
 

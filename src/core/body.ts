@@ -1,8 +1,6 @@
 import type { Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
-import { isMdgetError, MdgetError } from './errors.js';
-import { errorCode, isAbort, networkError } from './http.js';
-import { redactText, redactUrl } from './redact.js';
+import { toMdgetError } from './to-mdget-error.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -21,22 +19,11 @@ export function progressTotal(headers: Headers): { totalBytes?: number } {
   return encoding === 'identity' && length > 0 ? { totalBytes: length } : {};
 }
 
-/**
- * A failure while reading a body as an MdgetError: zlib, socket and premature-close errors are a truncated
- * or broken transfer (exit 5), an abort is MDGET_ABORTED. Anything else is returned as it is (a bug).
- */
+/** A failure while reading a body as an MdgetError where it is one (see toMdgetError), else itself (a bug). */
 export function bodyError(error: unknown, url: URL, secrets: readonly (string | undefined)[] = []): unknown {
-  if (isMdgetError(error)) return error;
-  if (isAbort(error)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: error });
-  const code = errorCode(error);
-  if (code.startsWith('Z_') || code.startsWith('UND_ERR') || code.startsWith('ERR_STREAM_PREMATURE')) {
-    const message = error instanceof Error ? error.message : String(error);
-    return new MdgetError(
-      'MDGET_NETWORK',
-      redactText(`truncated body: ${message} (${code}): ${redactUrl(url)}`, secrets),
-      { cause: error },
-    );
+  try {
+    return toMdgetError(error, url, secrets);
+  } catch {
+    return error;
   }
-  if (code.startsWith('E') && !code.startsWith('ERR_')) return networkError(error, url, secrets);
-  return error;
 }

@@ -1,6 +1,8 @@
 import { addDays, isoDay, startOfDay, type WallTime } from './dates.js';
 import { MdgetError } from './errors.js';
 
+const DAY_MS = 86_400_000;
+
 /** A [start, end) window in market wall-clock time. */
 export interface Window {
   start: WallTime;
@@ -39,16 +41,24 @@ export function checkRange(start: WallTime | undefined, end: WallTime | undefine
 
 /** Splits a range at midnights into calendar-day windows (the service confines ticks to one day, §2.1). */
 export function planDayWindows(range: Window): Window[] {
-  return planWindows(range, 1);
+  return planWindows(range, DAY_MS);
 }
 
-/** Splits a range into windows of at most `days` calendar days, cut at midnights. */
-export function planWindows(range: Window, days: number): Window[] {
+/**
+ * Splits a range into windows of `sizeMs`: whole days are cut at midnights, shorter sizes at multiples of
+ * the size after each midnight (a window never crosses a day: ticks are served one day per request).
+ */
+export function planWindows(range: Window, sizeMs: number): Window[] {
   const windows: Window[] = [];
   let cursor = range.start;
   while (cursor.getTime() < range.end.getTime()) {
-    const next = addDays(startOfDay(cursor), days);
-    const end = next.getTime() < range.end.getTime() ? next : range.end;
+    const day = startOfDay(cursor).getTime();
+    const next =
+      sizeMs >= DAY_MS
+        ? addDays(new Date(day), Math.floor(sizeMs / DAY_MS))
+        : new Date(day + (Math.floor((cursor.getTime() - day) / sizeMs) + 1) * sizeMs);
+    const capped = Math.min(next.getTime(), day + (sizeMs >= DAY_MS ? Number.POSITIVE_INFINITY : DAY_MS));
+    const end = capped < range.end.getTime() ? new Date(capped) : range.end;
     windows.push({ start: cursor, end });
     cursor = end;
   }

@@ -9,6 +9,8 @@ export interface Config {
   extrasUrl?: string;
   exchangesPath?: string;
   instrumentsUrl?: string;
+  /** The server's cap on rows per response, as the user states it (--max-rows, MDGET_MAX_ROWS). */
+  maxRows?: string;
 }
 
 /** Which settings a command needs; checked before any request is sent. */
@@ -23,6 +25,7 @@ export const CONFIG_VARIABLES = {
   extrasUrl: 'MDGET_EXTRAS_URL',
   exchangesPath: 'MDGET_EXCHANGES_PATH',
   instrumentsUrl: 'MDGET_INSTRUMENTS_URL',
+  maxRows: 'MDGET_MAX_ROWS',
 } as const satisfies Record<keyof Config, string>;
 
 const NEEDS: Record<Requirement, (keyof Config)[]> = {
@@ -69,4 +72,14 @@ function checkBaseUrl(value: string, name: string): void {
   if (url.username || url.password) {
     throw configError(`${name} must not carry credentials: use MDGET_USERNAME and MDGET_PASSWORD`);
   }
+}
+
+/** The configured row cap as a number (issue 8), or undefined; throws MDGET_CONFIG for a malformed value. */
+export function maxRowsOf(config: Config): number | undefined {
+  if (config.maxRows === undefined || config.maxRows === '') return undefined;
+  const rows = /^\d+$/.test(config.maxRows.trim()) ? Number(config.maxRows) : Number.NaN;
+  if (!Number.isSafeInteger(rows) || rows < 1) {
+    throw configError(`MDGET_MAX_ROWS '${config.maxRows}': expected a whole number ≥ 1 (rows per response)`);
+  }
+  return rows;
 }

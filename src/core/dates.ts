@@ -35,6 +35,24 @@ export function todayIn(zone: string, now: Date): WallTime {
   return new Date(Date.UTC(get('year'), get('month') - 1, get('day')));
 }
 
+/** The wall clock in `zone` at instant `now`, to the second: the service's data cut-off (issue 8). */
+export function wallClockIn(zone: string, now: Date): WallTime {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(now);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return new Date(
+    Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')),
+  );
+}
+
 /**
  * Parses a --start/--end value: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (or a space), YYYYMMDD[HHMM[SS]],
  * today, yesterday, <n>d. Throws a usage error naming the flag and the accepted forms.

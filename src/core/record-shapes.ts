@@ -61,26 +61,20 @@ export const RECORD_SHAPES: Record<RecordKind, RecordShape> = {
       trend: true,
     },
   ]),
-  minutes: shape(
-    [
-      { re: re(MINUTE, TD, OPT, OPT, OPT, OPT, OPT), header: ['time', 'trading_day', ...OHLCV] },
-      {
-        re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT),
-        header: ['contract', 'time', 'trading_day', ...OHLCV],
-      },
-      { re: re(MINUTE, OPT, OPT), header: ['time', 'support', 'resistance'], trend: true },
-    ],
-    [8],
-  ),
-  nearbyMinutes: shape(
-    [
-      {
-        re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT),
-        header: ['contract', 'time', 'trading_day', ...OHLCV],
-      },
-    ],
-    [8],
-  ),
+  minutes: shape([
+    { re: re(MINUTE, TD, OPT, OPT, OPT, OPT, OPT), header: ['time', 'trading_day', ...OHLCV] },
+    {
+      re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT),
+      header: ['contract', 'time', 'trading_day', ...OHLCV],
+    },
+    { re: re(MINUTE, OPT, OPT), header: ['time', 'support', 'resistance'], trend: true },
+  ]),
+  nearbyMinutes: shape([
+    {
+      re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT),
+      header: ['contract', 'time', 'trading_day', ...OHLCV],
+    },
+  ]),
   eod: shape(
     [
       // Equities have 7 fields, futures 8 (spec §2.5): one header with open_interest serves a mixed output.
@@ -128,3 +122,65 @@ export const RECORD_SHAPES: Record<RecordKind, RecordShape> = {
   },
   opaque: { header: () => undefined, matches: () => true, hasSymbol: () => true, checked: false },
 };
+
+const TICK_COLUMNS = ['time', 'trading_day', 'session_code'];
+
+/**
+ * The csv columns of an output, fixed before the first response (issue 8: a self-describing csv). Ticks
+ * and every minutes variant lead with `symbol`, so one output holding several symbols still tells them
+ * apart; `contract` is there when any symbol of the output can carry one (nearby, `ROOT*n`); EOD always has
+ * `open_interest` (empty for equities). Undefined for shapes the tool does not model (futopts JSON).
+ */
+export function outputColumns(
+  kind: RecordKind,
+  options: { trend: boolean; contract: boolean },
+): readonly string[] | undefined {
+  switch (kind) {
+    case 'ticks':
+      return ['symbol', ...TICK_COLUMNS, ...(options.trend ? ['support', 'resistance'] : ['price', 'size'])];
+    case 'minutes':
+      if (options.trend) return ['symbol', 'time', 'support', 'resistance'];
+      return ['symbol', ...(options.contract ? ['contract'] : []), 'time', 'trading_day', ...OHLCV];
+    case 'nearbyMinutes':
+      return ['symbol', 'contract', 'time', 'trading_day', ...OHLCV];
+    case 'eod':
+      return options.trend
+        ? ['symbol', 'date', 'support', 'resistance']
+        : ['symbol', 'date', ...OHLCV, 'open_interest'];
+    case 'events':
+      return ['symbol', 'date', 'event_type', 'value'];
+    case 'dateRange':
+      return ['symbol', 'first', 'last'];
+    case 'futuresOptions':
+      return RECORD_SHAPES.futuresOptions.header(12, false);
+    case 'opaque':
+      return undefined;
+  }
+}
+
+/** How the lines of one response become rows of the output's columns: text before and after each line. */
+export interface LineAdaptation {
+  prefix: string;
+  suffix: string;
+}
+
+/**
+ * The adaptation of a response whose first line has `fieldCount` fields to `columns`, or undefined when
+ * the line does not fit them (an undocumented shape: its lines go out as they are).
+ */
+export function adaptLines(
+  kind: RecordKind,
+  fieldCount: number,
+  columns: readonly string[] | undefined,
+  symbol: string,
+): LineAdaptation | undefined {
+  if (!columns) return undefined;
+  const lead = columns[0] === 'symbol' && !RECORD_SHAPES[kind].hasSymbol(fieldCount) ? `${symbol},` : '';
+  const contract = columns.includes('contract') && kind === 'minutes' && fieldCount === 7 ? ',' : '';
+  const prefix = lead + contract;
+  const missing = columns.length - fieldCount - (lead ? 1 : 0) - (contract ? 1 : 0);
+  if (missing === 0) return { prefix, suffix: '' };
+  // EOD equities have no open interest (spec §5): an empty last field keeps the column count.
+  if (kind === 'eod' && fieldCount === 7 && missing === 1) return { prefix, suffix: ',' };
+  return undefined;
+}

@@ -1,82 +1,91 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { MdgetError } from './errors.js';
+import {
+  type CheckContext,
+  checkFirstLine,
+  checkLastLine,
+  checkLaterLines,
+  checkLineLength,
+  fail,
+  firstLine,
+} from './body-checks.js';
+import type { CutVerdict } from './cut-tracker.js';
 import { LineNormalizer } from './line-normalizer.js';
-import { RECORD_SHAPES, type RecordKind, type RecordShape } from './record-shapes.js';
-import { redactText, redactUrl } from './redact.js';
+import {
+  completeLinesEnd,
+  fieldKey,
+  lastLineBefore,
+  lineEndAfter,
+  trailingGroupStart,
+} from './line-regions.js';
+import { type OutputState, recordToJson } from './output-state.js';
+import { adaptLines, RECORD_SHAPES, type RecordKind } from './record-shapes.js';
+import { redactUrl } from './redact.js';
+import { formatKey, keyLength, type SeriesRequest, timeFieldIndex } from './series.js';
 
-/** Output formats of the download commands (cli.md --format). */
-export type OutputFormat = 'csv' | 'raw' | 'ndjson' | 'json';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['csv', 'raw', 'ndjson', 'json'];
-
-/** State of one output shared by every response written to it: the csv header and JSON brackets go once. */
-export interface OutputState {
-  format: OutputFormat;
-  header: boolean;
-  headerWritten: boolean;
-  jsonItems: number;
-  /** A JSON body went through unchanged: the output is the service's document, nothing to close. */
-  passedThrough: boolean;
-}
-
-export const newOutputState = (format: OutputFormat, header: boolean): OutputState => ({
-  format,
-  header,
-  headerWritten: false,
-  jsonItems: 0,
-  passedThrough: false,
-});
-
-/** Bytes that close an output after its last response (the JSON array's bracket). */
-export function closingBytes(state: OutputState): string {
-  if (state.format !== 'json' || state.passedThrough) return '';
-  return state.jsonItems === 0 ? '[]\n' : '\n]\n';
-}
+export type { OutputFormat, OutputState } from './output-state.js';
+export { closingBytes, newOutputState, OUTPUT_FORMATS, recordToJson } from './output-state.js';
 
 export interface ResponseTransformOptions {
   kind: RecordKind;
   state: OutputState;
   url: URL;
-  /** Symbol or root of the request: added to ndjson/json objects whose records carry none. */
+  /** Symbol or root of the request: the csv's `symbol` column where the service's lines carry none. */
   symbol: string;
   trend: boolean;
   /** A JSON body (futuresoptions/json): never an in-band error when it starts with [ or { (spec §2.8). */
   jsonBody?: boolean;
-  /** Count rows on the raw path too (costs a native scan per chunk). */
-  countRows?: boolean;
   secrets?: readonly (string | undefined)[];
   /** Told the running count of body bytes after each chunk (progress). */
   onBytes?: (bytesIn: number) => void;
+  /** A time-series request: rows past its window's end are dropped, and a cut is detected. */
+  series?: SeriesRequest;
+  /** Whether a response of that many rows may have been cut; absent: never (the user's --maxrecords). */
+  verdict?: (rows: number) => CutVerdict;
 }
 
 const HEAD_CAP = 64 * 1024;
-/** Longest line accepted; records are well under 1 KiB. */
-const MAX_LINE = 1024 * 1024;
-const ERROR_RE = /error/i;
+const EMPTY = Buffer.alloc(0);
 
 /**
- * One response body → the output format, checking it on the way (spec §1.4): the first non-blank line
- * decides between data, an in-band `Error` (MDGET_SERVICE) and an HTML page (MDGET_HTTP); bytes are held
- * back only until that line is seen. Later `error` lines and a last line without the endpoint's shape
- * (a cut connection) fail the transform, so the caller never commits the output.
+ * One response body → the output format, checking it on the way (body-checks.ts). Bytes are held back
+ * only until the first line is seen and, for a series whose cut can be detected, the rows of the last key
+ * (second, minute or day) until the body ends: a cut response may hold only part of them, so they are
+ * dropped and fetched again by the continuation that starts at that key (issue 8). Rows at or past the
+ * window's end are dropped, so windows never overlap whether the service's `end` is exclusive (ticks,
+ * minutes) or inclusive (EOD, spec §5).
  */
 export class ResponseTransform extends Transform {
-  /** Records written (csv/ndjson/json always; raw only with countRows). */
+  /** Rows written to the output. */
   rows = 0;
+  /** Rows the service sent: what a server cap counts. */
+  receivedRows = 0;
   /** Bytes received from the (decoded) body. */
   bytesIn = 0;
+  /** 'cut' or 'probe': the rows from `heldKey` on were dropped and must be fetched by a continuation. */
+  verdict: CutVerdict = 'complete';
+  heldKey: string | undefined;
+  /** The key of the last row received (a probe's answer: did the data go on past the held key?). */
+  lastKey: string | undefined;
   private head: Buffer[] = [];
   private headSize = 0;
   private started = false;
   private passThroughJson = false;
-  private readonly shape: RecordShape;
+  private readonly check: CheckContext;
   private readonly normalizer = new LineNormalizer();
-  private tail: Buffer = Buffer.alloc(0);
-  private rawCarry: Buffer = Buffer.alloc(0);
+  private pending: Buffer = EMPTY;
+  private suffix = '';
   private fieldNames: readonly string[] | undefined;
+  private keyIndex = 0;
+  private endKey: string | undefined;
+  private holding = false;
+  private pastEnd = false;
+  private lastLine = '';
+  private readonly received = new LineCounter(this.normalizer);
+  private readonly written = new LineCounter(this.normalizer);
 
   constructor(private readonly options: ResponseTransformOptions) {
     super({ readableHighWaterMark: 1024 * 1024, writableHighWaterMark: 1024 * 1024 });
-    this.shape = RECORD_SHAPES[options.kind];
+    this.check = { url: options.url, shape: RECORD_SHAPES[options.kind], secrets: options.secrets ?? [] };
   }
 
   /** True when the body held no record (0 bytes, blank lines only): success with zero rows (spec §1.4). */
@@ -88,29 +97,30 @@ export class ResponseTransform extends Transform {
     try {
       this.bytesIn += chunk.length;
       this.options.onBytes?.(this.bytesIn);
-      if (!this.started) {
-        this.head.push(chunk);
-        this.headSize += chunk.length;
-        const joined = Buffer.concat(this.head);
-        const first = firstLine(joined);
-        if (first === undefined && this.headSize < HEAD_CAP) {
-          callback();
-          return;
-        }
-        this.head = [];
-        const text = first ?? joined.toString('utf8').trim();
-        const json = this.options.jsonBody && /^[[{]/.test(text);
-        if (first === undefined && !json) {
-          this.fail(
-            'MDGET_HTTP',
-            `no line end in the first ${HEAD_CAP} bytes: not this endpoint's data (${redactUrl(this.options.url)})`,
-          );
-        }
-        this.start(text);
-        this.process(joined);
-      } else {
-        this.process(chunk);
+      if (this.started) {
+        this.consume(chunk);
+        callback();
+        return;
       }
+      this.head.push(chunk);
+      this.headSize += chunk.length;
+      const joined = Buffer.concat(this.head);
+      const first = firstLine(joined);
+      if (first === undefined && this.headSize < HEAD_CAP) {
+        callback();
+        return;
+      }
+      this.head = [];
+      const text = first ?? joined.toString('utf8').trim();
+      if (first === undefined && !(this.options.jsonBody && /^[[{]/.test(text))) {
+        fail(
+          this.check,
+          'MDGET_HTTP',
+          `no line end in the first ${HEAD_CAP} bytes: not this endpoint's data (${redactUrl(this.options.url)})`,
+        );
+      }
+      this.begin(text);
+      this.consume(joined);
       callback();
     } catch (error) {
       callback(error as Error);
@@ -121,13 +131,12 @@ export class ResponseTransform extends Transform {
     try {
       if (!this.started) {
         const joined = Buffer.concat(this.head);
-        const text = joined.toString('utf8').trim();
-        if (text === '') {
+        if (joined.toString('utf8').trim() === '') {
           callback();
           return;
         }
-        this.start(text);
-        this.process(joined);
+        this.begin(joined.toString('utf8').trim());
+        this.pending = joined;
       }
       this.finish();
       callback();
@@ -136,242 +145,183 @@ export class ResponseTransform extends Transform {
     }
   }
 
-  private fail(code: 'MDGET_SERVICE' | 'MDGET_HTTP' | 'MDGET_NETWORK', message: string): never {
-    throw new MdgetError(code, redactText(message, this.options.secrets ?? []));
-  }
-
-  private start(first: string): void {
+  private begin(first: string): void {
     this.started = true;
-    const where = redactUrl(this.options.url);
-    const firstChar = first.trimStart()[0];
-    if (this.options.jsonBody && (firstChar === '[' || firstChar === '{')) {
+    const line = checkFirstLine(first, this.options.jsonBody ?? false, this.check);
+    if (line.kind === 'json') {
       this.passThroughJson = true;
       this.options.state.passedThrough = true;
       return;
     }
-    if (ERROR_RE.test(first))
-      this.fail('MDGET_SERVICE', `service error: ${first.trim().slice(0, 300)} (${where})`);
-    if (firstChar === '<')
-      this.fail('MDGET_HTTP', `server sent an HTML page instead of data (maintenance?): ${where}`);
-    if (this.options.jsonBody)
-      this.fail('MDGET_HTTP', `expected a JSON body, got '${first.slice(0, 80)}': ${where}`);
-    const fieldCount = first.split(',').length;
-    this.fieldNames = this.shape.header(fieldCount, this.options.trend);
+    const { kind, state, symbol, trend, series } = this.options;
+    const adaptation = adaptLines(kind, line.fieldCount, state.columns, symbol);
+    this.fieldNames = adaptation ? state.columns : this.check.shape.header(line.fieldCount, trend);
+    this.normalizer.setPrefix(adaptation?.prefix ?? '');
+    this.suffix = adaptation?.suffix ?? '';
+    if (series) {
+      this.keyIndex = timeFieldIndex(kind, line.fieldCount);
+      if (series.window.end && series.filterEnd)
+        this.endKey = formatKey(series.window.end, series.resolution);
+      this.holding = this.options.verdict !== undefined;
+    }
   }
 
-  private process(chunk: Buffer): void {
-    if (chunk.length === 0) return;
+  /** The time key of the line [start, end) of `bytes`. */
+  private readonly keyAt = (bytes: Buffer, start: number, end: number): string | undefined =>
+    this.options.series
+      ? fieldKey(bytes, start, end, this.keyIndex, keyLength(this.options.series.resolution))
+      : undefined;
+
+  private consume(bytes: Buffer): void {
     if (this.passThroughJson) {
-      this.push(chunk);
+      this.push(bytes);
       return;
     }
-    const { format } = this.options.state;
-    if (format === 'raw') {
-      this.scanRaw(chunk);
-      this.keepTail(chunk);
-      if (this.options.countRows) this.rows += countLineEnds(chunk);
-      this.push(chunk);
+    const buffer = this.pending.length > 0 ? Buffer.concat([this.pending, bytes]) : bytes;
+    const end = completeLinesEnd(buffer);
+    checkLineLength(buffer.length - end, this.check);
+    if (end === 0) {
+      this.pending = buffer;
       return;
     }
-    const lines = this.normalizer.push(chunk);
-    this.checkLineLength(this.normalizer.pendingBytes);
-    this.scanForErrors(lines);
-    if (lines.length > 0) this.keepTail(lines);
-    this.emitLines(lines);
+    const cut = this.holding ? trailingGroupStart(buffer, end, (s, e) => this.keyAt(buffer, s, e)) : end;
+    // a copy: the held rows are small, the chunk they came in may be a MiB
+    this.pending = Buffer.from(buffer.subarray(cut));
+    this.process(buffer.subarray(0, cut), false);
   }
 
-  /**
-   * Raw bytes are scanned as complete lines: the partial last line of a chunk is carried (a copy, one
-   * line long) so an `Error` line split across chunks is still seen whole.
-   */
-  private scanRaw(chunk: Buffer): void {
-    const lastEnd = Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
-    if (lastEnd < 0) {
-      this.rawCarry = Buffer.concat([this.rawCarry, chunk]);
-      this.checkLineLength(this.rawCarry.length);
-      return;
-    }
-    const firstEnd = lineEndIndex(chunk);
-    this.checkLineLength(this.rawCarry.length + firstEnd);
-    this.scanForErrors(Buffer.concat([this.rawCarry, chunk.subarray(0, firstEnd + 1)]));
-    this.scanForErrors(chunk.subarray(firstEnd + 1, lastEnd + 1));
-    this.rawCarry = Buffer.from(chunk.subarray(lastEnd + 1));
-  }
-
-  /** A line longer than any record (no line end for MAX_LINE bytes) is not this endpoint's data. */
-  private checkLineLength(pending: number): void {
-    if (pending > MAX_LINE) {
-      this.fail(
-        'MDGET_HTTP',
-        `no line end in ${MAX_LINE} bytes: not this endpoint's data (${redactUrl(this.options.url)})`,
-      );
-    }
-  }
-
-  /** Checks the last line and writes a final unterminated record. */
   private finish(): void {
     if (this.passThroughJson) return;
-    const format = this.options.state.format;
-    if (format !== 'raw') {
-      const rest = this.normalizer.end();
-      this.checkLastLine(rest.length > 0 ? rest.toString('utf8').trimEnd() : lastCompleteLine(this.tail));
-      this.emitLines(rest);
-      return;
+    const rest = this.pending;
+    this.pending = EMPTY;
+    const last = lastLineBefore(rest, rest.length);
+    checkLastLine(last ? rest.toString('latin1', last.start, last.end) : this.lastLine, this.check);
+    if (this.holding && last) {
+      const heldRows =
+        this.normalizer.countLineEnds(rest) +
+        (/[\r\n]$/.test(rest.toString('latin1', rest.length - 1)) ? 0 : 1);
+      const total = this.receivedRows + heldRows;
+      const verdict = this.options.verdict?.(total) ?? 'complete';
+      if (verdict !== 'complete') {
+        const firstEnd = lineEndAfter(rest);
+        const key = this.keyAt(rest, 0, firstEnd < 0 ? rest.length : firstEnd);
+        if (heldRows < total && key !== undefined) {
+          this.verdict = verdict;
+          this.heldKey = key;
+          this.lastKey = this.keyAt(rest, last.start, last.end);
+          this.receivedRows = total;
+          return;
+        }
+        // Every row shares one key: no continuation can start later than this one.
+        if (verdict === 'cut') {
+          fail(
+            this.check,
+            'MDGET_SERVICE',
+            `cannot complete ${redactUrl(this.options.url)}: all ${total} rows have the time ${key ?? '?'} and the service returns at most that many per request`,
+          );
+        }
+      }
     }
-    const text = this.tail.toString('utf8');
-    const unterminated = !/[\r\n]$/.test(text);
-    const last = unterminated ? (text.split(/\r\n|\r|\n/).pop() ?? '') : lastCompleteLine(this.tail);
-    if (this.options.countRows && unterminated && last.trim() !== '') this.rows++;
-    this.checkLastLine(last);
+    this.process(rest, true);
   }
 
-  private checkLastLine(line: string): void {
-    if (line.trim() === '') return;
-    const where = redactUrl(this.options.url);
-    if (ERROR_RE.test(line) && !this.shape.matches(line)) {
-      this.fail('MDGET_SERVICE', `service error after data: ${line.trim().slice(0, 300)} (${where})`);
+  /** Checks, counts and filters complete lines (all of them when `final`), then writes them. */
+  private process(region: Buffer, final: boolean): void {
+    if (region.length === 0) return;
+    checkLaterLines(region, this.check);
+    const last = lastLineBefore(region, region.length);
+    if (last) {
+      this.lastLine = region.toString('latin1', last.start, last.end);
+      this.lastKey = this.keyAt(region, last.start, last.end) ?? this.lastKey;
     }
-    if (this.shape.checked && !this.shape.matches(line.trim())) {
-      this.fail('MDGET_NETWORK', `truncated body: last line '${line.slice(0, 80)}' is incomplete (${where})`);
-    }
+    this.receivedRows += this.received.count(region, final);
+    this.writeLines(this.endKey === undefined ? region : this.beforeEnd(region), final);
   }
 
   /**
-   * Looks for `error` in any case in complete lines (spec §1.4). A native scan for the bytes r/R, which
-   * records hardly ever hold, keeps this cheap; only a hit costs a look at its line.
+   * The lines before the window's end. Ascending, rows past it come last; descending (newest first),
+   * they come first. Only the edge lines of a region are read, unless one of them is past the end.
    */
-  private scanForErrors(lines: Buffer): void {
-    const line = findErrorLine(lines);
-    if (line !== undefined && !this.shape.matches(line.trim())) {
-      this.fail(
-        'MDGET_SERVICE',
-        `service error after data: ${line.trim().slice(0, 300)} (${redactUrl(this.options.url)})`,
-      );
+  private beforeEnd(region: Buffer): Buffer {
+    const endKey = this.endKey as string;
+    const past = (start: number, end: number) => {
+      const key = this.keyAt(region, start, end);
+      return key !== undefined && key >= endKey;
+    };
+    if (this.options.series?.order === 'desc') {
+      let start = 0;
+      while (!this.pastEnd && start < region.length) {
+        const next = lineEndAfter(region, start);
+        const end = next < 0 ? region.length : next;
+        if (!past(start, end)) {
+          this.pastEnd = true; // descending: once inside the window, every later row is too
+          break;
+        }
+        start = end;
+      }
+      return region.subarray(start);
     }
+    if (this.pastEnd) return EMPTY;
+    const last = lastLineBefore(region, region.length);
+    if (!last || !past(last.start, last.end)) return region;
+    let at = 0;
+    while (at < region.length) {
+      const next = lineEndAfter(region, at);
+      const end = next < 0 ? region.length : next;
+      if (past(at, end)) break;
+      at = end;
+    }
+    this.pastEnd = true;
+    return region.subarray(0, at);
   }
 
-  private keepTail(bytes: Buffer): void {
-    const keep = 4096;
-    this.tail =
-      bytes.length >= keep
-        ? Buffer.from(bytes.subarray(bytes.length - keep))
-        : lastBytes(this.tail, bytes, keep);
-  }
-
-  private emitLines(lines: Buffer): void {
-    if (lines.length === 0) return;
+  private writeLines(lines: Buffer, final: boolean): void {
     const { state } = this.options;
+    if (state.format === 'raw') {
+      if (lines.length === 0) return;
+      this.rows += this.written.count(lines, final);
+      state.headerWritten = true;
+      this.push(lines);
+      return;
+    }
+    const before = this.normalizer.lines;
+    let out = this.normalizer.push(lines);
+    if (final) out = Buffer.concat([out, this.normalizer.end()]);
+    if (out.length === 0) return;
+    this.rows += this.normalizer.lines - before;
+    if (this.suffix) out = Buffer.from(out.toString('utf8').replaceAll('\n', `${this.suffix}\n`));
     if (state.format === 'csv') {
       if (state.header && !state.headerWritten && this.fieldNames)
         this.push(`${this.fieldNames.join(',')}\n`);
       state.headerWritten = true;
-      this.rows = this.normalizer.lines;
-      this.push(lines);
+      this.push(out);
       return;
     }
-    const text = lines.toString('utf8');
-    let out = '';
-    for (const line of text.split('\n')) {
+    state.headerWritten = true;
+    let text = '';
+    for (const line of out.toString('utf8').split('\n')) {
       if (line === '') continue;
-      const json = recordToJson(line, this.fieldNames, this.shape, this.options.symbol);
-      if (state.format === 'ndjson') out += `${json}\n`;
-      else out += `${state.jsonItems === 0 ? '[\n' : ',\n'}${json}`;
+      const json = recordToJson(line, this.fieldNames, this.check.shape);
+      if (state.format === 'ndjson') text += `${json}\n`;
+      else text += `${state.jsonItems === 0 ? '[\n' : ',\n'}${json}`;
       state.jsonItems++;
-      this.rows++;
     }
-    this.push(out);
+    this.push(text);
   }
 }
 
-const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+/** Counts the lines of consecutive regions: a CR LF split between two regions counts once. */
+class LineCounter {
+  private endedWithCr = false;
+  constructor(private readonly normalizer: LineNormalizer) {}
 
-/** One record as a JSON object: numbers keep their exact text, empty fields are null (spec §1.3). */
-export function recordToJson(
-  line: string,
-  names: readonly string[] | undefined,
-  shape: RecordShape,
-  symbol: string,
-): string {
-  const fields = line.split(',');
-  const keys = names && names.length === fields.length ? names : shape.header(fields.length, false);
-  const parts: string[] = [];
-  if (!shape.hasSymbol(fields.length)) parts.push(`"symbol":${JSON.stringify(symbol)}`);
-  fields.forEach((field, i) => {
-    const key = keys?.[i] ?? `field${i + 1}`;
-    const value =
-      field === '' ? 'null' : NUMBER_RE.test(field) && !isTextKey(key) ? field : JSON.stringify(field);
-    parts.push(`${JSON.stringify(key)}:${value}`);
-  });
-  return `{${parts.join(',')}}`;
-}
-
-/** Columns that hold codes or names even when they look numeric. */
-const isTextKey = (key: string) =>
-  key === 'symbol' || key === 'contract' || key === 'session_code' || key === 'value' || key === 'underlying';
-
-/** The first non-blank line of `bytes` if a line end follows it, else undefined. */
-function firstLine(bytes: Buffer): string | undefined {
-  let start = 0;
-  for (;;) {
-    let end = -1;
-    for (const b of [10, 13]) {
-      const e = bytes.indexOf(b, start);
-      if (e >= 0 && (end < 0 || e < end)) end = e;
-    }
-    if (end < 0) return undefined;
-    const line = bytes.subarray(start, end).toString('utf8');
-    if (line.trim() !== '') return line.trim();
-    start = end + 1;
+  /** Line ends in `region`, plus its unterminated last line when it is the body's end. */
+  count(region: Buffer, final: boolean): number {
+    if (region.length === 0) return 0;
+    const last = region[region.length - 1];
+    const splitCrLf = this.endedWithCr && region[0] === 10 ? 1 : 0;
+    this.endedWithCr = last === 13;
+    const unterminated = final && last !== 10 && last !== 13;
+    return this.normalizer.countLineEnds(region) - splitCrLf + (unterminated ? 1 : 0);
   }
-}
-
-function lastCompleteLine(tail: Buffer): string {
-  const lines = tail.toString('utf8').split(/\r\n|\r|\n/);
-  for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.trim() !== '') return lines[i]!;
-  return '';
-}
-
-function lastBytes(previous: Buffer, next: Buffer, keep: number): Buffer {
-  const joined = Buffer.concat([previous, next]);
-  return joined.length > keep ? Buffer.from(joined.subarray(joined.length - keep)) : joined;
-}
-
-function countLineEnds(chunk: Buffer): number {
-  let count = 0;
-  let at = chunk.indexOf(10);
-  while (at >= 0) {
-    count++;
-    at = chunk.indexOf(10, at + 1);
-  }
-  return count;
-}
-
-const ERROR_BYTES = [0x65, 0x72, 0x72, 0x6f, 0x72]; // "error"
-
-/** The first line of `bytes` holding `error` in any case, or undefined. */
-export function findErrorLine(bytes: Buffer): string | undefined {
-  for (const r of [0x72, 0x52]) {
-    for (let p = bytes.indexOf(r); p >= 0; p = bytes.indexOf(r, p + 1)) {
-      // an r is the 2nd, 3rd or 5th letter of "error"
-      for (const start of [p - 1, p - 2, p - 4]) {
-        if (start < 0 || start + 5 > bytes.length) continue;
-        if (ERROR_BYTES.every((c, i) => (bytes[start + i]! | 0x20) === c)) return lineAround(bytes, start);
-      }
-    }
-  }
-  return undefined;
-}
-
-function lineAround(bytes: Buffer, at: number): string {
-  const from = Math.max(bytes.lastIndexOf(10, at), bytes.lastIndexOf(13, at)) + 1;
-  const rest = bytes.subarray(at);
-  const end = lineEndIndex(rest);
-  return bytes.subarray(from, end < 0 ? bytes.length : at + end).toString('utf8');
-}
-
-/** Index of the first CR or LF, or -1. */
-function lineEndIndex(bytes: Buffer): number {
-  const lf = bytes.indexOf(10);
-  const cr = bytes.indexOf(13);
-  return lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
 }

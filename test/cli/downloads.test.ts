@@ -1,17 +1,17 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, requestsTo } from '../helpers/cli-env.js';
+import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-const TICK_LINE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3},\d{1,2},[^,]?,-?\d+(\.\d+)?,\d*$/;
+const TICK_LINE = /^ESM25,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3},\d{1,2},[^,]?,-?\d+(\.\d+)?,\d*$/;
 
 describe('mdget ticks / minutes / eod against the emulator', () => {
-  it('ticks: one request per calendar day, in order, csv with one header and LF line ends', async () => {
+  it('ticks: one request per calendar day, in order, csv with one header, a symbol column and LF line ends', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const run = await runCli(['ticks', 'ESM25', '--start', '2025-03-12', '--end', '2025-03-14'], {
-        env: emu.env,
+        env: { ...emu.env, ...NO_PROBES },
       });
       expect(run.code).toBe(0);
       const ticks = requestsTo(emu, 'queryticks.ashx');
@@ -21,18 +21,20 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
       ]);
       expect(run.stdoutBytes.includes(13)).toBe(false);
       const lines = run.stdout.trimEnd().split('\n');
-      expect(lines[0]).toBe('time,trading_day,session_code,price,size');
-      expect(lines.filter((l) => l.startsWith('time,'))).toHaveLength(1);
+      expect(lines[0]).toBe('symbol,time,trading_day,session_code,price,size');
+      expect(lines.filter((l) => l.startsWith('symbol,'))).toHaveLength(1);
       for (const line of lines.slice(1)) expect(line).toMatch(TICK_LINE);
       // Same records as the service sent, CRLF → LF, days concatenated in order.
       const raw = await Promise.all(
         ticks.map((r) => fetchBytes(`${emu.url}${r.path}?${r.rawQuery}`).then((b) => b.toString('utf8'))),
       );
-      const expected = raw.join('').replaceAll('\r\n', '\n');
+      const expected = raw
+        .join('')
+        .replaceAll('\r\n', '\n')
+        .replace(/^(?=.)/gm, 'ESM25,');
       expect(lines.slice(1).join('\n') + '\n').toBe(expected);
-      expect(lines.slice(1).map((l) => l.slice(0, 10))).toEqual(
-        [...lines.slice(1).map((l) => l.slice(0, 10))].sort(),
-      );
+      const days = lines.slice(1).map((l) => l.slice(6, 16));
+      expect(days).toEqual([...days].sort());
       expectNoCanary(run);
     });
   });
@@ -40,7 +42,7 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
   it('--format raw writes the service bytes unchanged; --no-header drops the header', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const raw = await runCli(['ticks', 'AAPL', '--start', '2025-03-14', '--format', 'raw'], {
-        env: emu.env,
+        env: { ...emu.env, ...NO_PROBES },
       });
       expect(raw.code).toBe(0);
       const r = emu.requests[0]!;
@@ -49,7 +51,7 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
       const noHeader = await runCli(['ticks', 'AAPL', '--start', '2025-03-14', '--no-header'], {
         env: emu.env,
       });
-      expect(noHeader.stdout).toBe(raw.stdout.replaceAll('\r\n', '\n'));
+      expect(noHeader.stdout).toBe(raw.stdout.replaceAll('\r\n', '\n').replace(/^(?=.)/gm, 'AAPL,'));
     });
   });
 
@@ -57,9 +59,7 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const run = await runCli(
         ['eod', 'MSFT', 'AAPL', 'ZCN25', '--start', '2025-03-10', '--end', '2025-03-12'],
-        {
-          env: emu.env,
-        },
+        { env: { ...emu.env, ...NO_PROBES } },
       );
       expect(run.code).toBe(0);
       expect(requestsTo(emu, 'queryeod.ashx').map((r) => r.query.symbol)).toEqual(['MSFT', 'AAPL', 'ZCN25']);
@@ -69,6 +69,12 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
         .slice(1)
         .map((l) => l.split(',')[0]);
       expect(symbols).toEqual(['MSFT', 'MSFT', 'AAPL', 'AAPL', 'ZCN25', 'ZCN25']);
+      // Equities have no open interest: an empty last field keeps every row as wide as the header.
+      const widths = run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(',').length);
+      expect(new Set(widths)).toEqual(new Set([8]));
     });
   });
 
@@ -146,8 +152,9 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
       );
       expect(run.code).toBe(0);
       const [header, first] = run.stdout.split('\n');
-      expect(header).toBe('contract,time,trading_day,open,high,low,close,volume');
-      expect(first?.split(',')).toHaveLength(8);
+      expect(header).toBe('symbol,contract,time,trading_day,open,high,low,close,volume');
+      expect(first?.split(',')).toHaveLength(9);
+      expect(first).toMatch(/^ES\*1,ESH25,2025-03-13 09:00,/);
     });
   });
 
@@ -211,13 +218,18 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
     expect(new Set(outputs).size).toBe(1);
   });
 
-  it('zero records: exit 0, a note on stderr, an empty output', async () => {
+  it('zero records: exit 0, a note on stderr, a csv of its header alone', async () => {
     await withEmulator({ ...CANARY_ACCOUNT, unknownSymbol: 'empty' }, async (emu) => {
+      const header = 'symbol,time,trading_day,session_code,price,size\n';
       const run = await runCli(['ticks', 'NOPE', '--start', '2025-03-14'], { env: emu.env });
-      expect([run.code, run.stdout]).toEqual([0, '']);
+      expect([run.code, run.stdout]).toEqual([0, header]);
       expect(run.stderr).toMatch(/no records for ticks NOPE 2025-03-14/);
       const quiet = await runCli(['ticks', 'AAPL', '--start', '2025-03-15', '-q'], { env: emu.env }); // a Saturday
-      expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+      expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, header, '']);
+      const raw = await runCli(['ticks', 'AAPL', '--start', '2025-03-15', '-q', '--format', 'raw'], {
+        env: emu.env,
+      });
+      expect([raw.code, raw.stdout]).toEqual([0, '']);
     });
   });
 });
@@ -256,7 +268,9 @@ describe('mdget output files', () => {
       const dir = tempDir();
       const template = join(dir, '{command}-{symbol}-{date}.{ext}');
       const args = ['ticks', 'AAPL', 'ES*1', '--start', '2025-03-13', '--end', '2025-03-15', '-o', template];
-      const run = await runCli([...args, '--report', join(dir, 'report.json')], { env: emu.env });
+      const run = await runCli([...args, '--report', join(dir, 'report.json')], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect(run.code).toBe(0);
       expect(readdirSync(dir).sort()).toEqual([
         'report.json',
@@ -303,7 +317,7 @@ describe('mdget output files', () => {
         .trim()
         .split('\n')
         .slice(1)
-        .map((l) => l.slice(0, 10));
+        .map((l) => l.slice(6, 16));
       expect(days).toEqual([...days].sort());
     });
   });

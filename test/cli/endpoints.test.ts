@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, requestsTo } from '../helpers/cli-env.js';
+import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
 import { runCli } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -10,7 +10,7 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const nearby = await runCli(
         ['minutes', 'ES', '--nearby', '--start', '2025-03-14T09:00', '--end', '2025-03-14T09:10'],
-        { env: emu.env },
+        { env: { ...emu.env, ...NO_PROBES } },
       );
       expect(nearby.code).toBe(0);
       expect(requestsTo(emu, 'querynearbyminutes.ashx')[0]?.query).toMatchObject({
@@ -18,17 +18,19 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
         start: '20250314090000',
       });
       const [header, ...rows] = rowsOf(nearby.stdout);
-      expect(header).toBe('contract,time,trading_day,open,high,low,close,volume');
+      expect(header).toBe('symbol,contract,time,trading_day,open,high,low,close,volume');
       expect(rows.length).toBe(10);
-      for (const row of rows) expect(row).toMatch(/^ES[HMUZ]\d{1,2},2025-03-14 09:0\d,14,/);
+      for (const row of rows) expect(row).toMatch(/^ES,ES[HMUZ]\d{1,2},2025-03-14 09:0\d,14,/);
       const formT = await runCli(
         ['minutes', 'AAPL', '--form-t', '--start', '2025-03-14T04:00', '--end', '2025-03-14T04:05'],
-        { env: emu.env },
+        { env: { ...emu.env, ...NO_PROBES } },
       );
       expect(formT.code).toBe(0);
       expect(requestsTo(emu, 'queryformtminutes.ashx')).toHaveLength(1);
-      expect(rowsOf(formT.stdout)[1]).toMatch(/^2025-03-14 04:0\d,14,/);
-      const both = await runCli(['minutes', 'ES', '--nearby', '--form-t'], { env: emu.env });
+      expect(rowsOf(formT.stdout)[1]).toMatch(/^AAPL,2025-03-14 04:0\d,14,/);
+      const both = await runCli(['minutes', 'ES', '--nearby', '--form-t'], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect([both.code, both.stderr]).toEqual([
         2,
         expect.stringContaining('--nearby and --form-t exclude each other'),
@@ -40,7 +42,7 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const run = await runCli(
         ['events', 'AAPL', 'NOPE', 'TSLA', '--splits', '--start', '2020-01-01', '--end', '2023-01-01'],
-        { env: emu.env },
+        { env: { ...emu.env, ...NO_PROBES } },
       );
       expect(run.code).toBe(0);
       const [request] = requestsTo(emu, 'queryevents.ashx');
@@ -55,7 +57,7 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
       ]);
       const all = await runCli(
         ['events', 'MSFT', '--start', '2025-01-01', '--end', '2025-04-01', '--format', 'ndjson'],
-        { env: emu.env },
+        { env: { ...emu.env, ...NO_PROBES } },
       );
       const types = new Set(
         rowsOf(all.stdout).map((l) => (JSON.parse(l) as { event_type: string }).event_type),
@@ -69,7 +71,9 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
   it('events: a long symbol list is split so each query stays under 2,000 bytes', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const symbols = Array.from({ length: 400 }, (_, i) => `SYM${i}`);
-      const run = await runCli(['events', 'AAPL', ...symbols, '--splits'], { env: emu.env });
+      const run = await runCli(['events', 'AAPL', ...symbols, '--splits'], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect(run.code).toBe(0);
       const requests = requestsTo(emu, 'queryevents.ashx');
       expect(requests.length).toBeGreaterThan(1);
@@ -81,36 +85,40 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
 
   it('daterange minutes|eod: symbols as a list; other shapes pass through without failing', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const eod = await runCli(['daterange', 'eod', 'AAPL', 'ZCN25'], { env: emu.env });
+      const eod = await runCli(['daterange', 'eod', 'AAPL', 'ZCN25'], { env: { ...emu.env, ...NO_PROBES } });
       expect(eod.code).toBe(0);
       expect(requestsTo(emu, 'queryeoddaterange.ashx')[0]?.rawQuery).toContain('symbols=AAPL,ZCN25');
       const lines = rowsOf(eod.stdout);
       expect(lines[0]).toBe('symbol,first,last');
       expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['AAPL', 'ZCN25']);
-      const minutes = await runCli(['daterange', 'minutes', 'AAPL'], { env: emu.env });
+      const minutes = await runCli(['daterange', 'minutes', 'AAPL'], { env: { ...emu.env, ...NO_PROBES } });
       expect(rowsOf(minutes.stdout)[1]).toMatch(
         /^AAPL,\d{4}-\d{2}-\d{2} \d{2}:\d{2},\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/,
       );
-      const bad = await runCli(['daterange', 'weekly', 'AAPL'], { env: emu.env });
+      const bad = await runCli(['daterange', 'weekly', 'AAPL'], { env: { ...emu.env, ...NO_PROBES } });
       expect([bad.code, bad.stderr]).toEqual([
         2,
         expect.stringContaining('Allowed choices are minutes, eod'),
       ]);
     });
     await withEmulator({ ...CANARY_ACCOUNT, dateRangeShape: 'symbol-first-last-count' }, async (emu) => {
-      const run = await runCli(['daterange', 'eod', 'AAPL'], { env: emu.env });
+      const run = await runCli(['daterange', 'eod', 'AAPL'], { env: { ...emu.env, ...NO_PROBES } });
       expect(run.code).toBe(0);
       const r = emu.requests[0]!;
       const raw = (await fetchBytes(`${emu.url}${r.path}?${r.rawQuery}`)).toString();
       expect(run.stdout).toBe(raw.replaceAll('\r\n', '\n'));
-      const asRaw = await runCli(['daterange', 'eod', 'AAPL', '--format', 'raw'], { env: emu.env });
+      const asRaw = await runCli(['daterange', 'eod', 'AAPL', '--format', 'raw'], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect(asRaw.stdout).toBe(raw);
     });
   });
 
   it('futopts: CSV and streamed JSON from the futures-options base, --date in service form', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const csv = await runCli(['futopts', 'ZC', '--date', '2025-03-13'], { env: emu.env });
+      const csv = await runCli(['futopts', 'ZC', '--date', '2025-03-13'], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect(csv.code).toBe(0);
       const [request] = requestsTo(emu, 'futuresoptions');
       expect(request?.path).toBe(new URL(`${emu.urls.futuresOptions}/futuresoptions`).pathname);
@@ -121,7 +129,7 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
       );
       expect(lines.length).toBeGreaterThan(2);
       const json = await runCli(['futopts', 'ZC', '--date', '2025-03-13', '--json', '--format', 'raw'], {
-        env: emu.env,
+        env: { ...emu.env, ...NO_PROBES },
       });
       expect(json.code).toBe(0);
       const r = requestsTo(emu, 'futuresoptions/json')[0]!;
@@ -130,10 +138,12 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
       expect(options.length).toBe(lines.length - 1);
       expect(options[0]?.symbol).toBe(lines[1]?.split(',')[0]);
       const asJson = await runCli(['futopts', 'ZC', '--date', '2025-03-13', '--json', '--format', 'json'], {
-        env: emu.env,
+        env: { ...emu.env, ...NO_PROBES },
       });
       expect(asJson.stdout).toBe(json.stdout);
-      const unknown = await runCli(['futopts', 'NOPE', '--json', '--format', 'raw'], { env: emu.env });
+      const unknown = await runCli(['futopts', 'NOPE', '--json', '--format', 'raw'], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect([unknown.code, unknown.stderr]).toEqual([4, expect.stringContaining('Error: ')]);
       expectNoCanary(json);
     });
@@ -152,12 +162,16 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
     [['futopts', 'ZC', '--json', '--format', 'raw'], 'futuresoptions/json'],
   ])('%j: --param passes through; --dry-run sends nothing', async (args, page) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const dry = await runCli([...args, '--param', 'custom=a+b', '--dry-run'], { env: emu.env });
+      const dry = await runCli([...args, '--param', 'custom=a+b', '--dry-run'], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect(dry.code).toBe(0);
       expect(emu.requests).toHaveLength(0);
       expect(dry.stdout).toContain(`${page}?username=***&password=***&`);
       expect(dry.stdout).toContain('&custom=a%2Bb');
-      const run = await runCli([...args, '--param', 'custom=a+b', '--param', 'padded=1'], { env: emu.env });
+      const run = await runCli([...args, '--param', 'custom=a+b', '--param', 'padded=1'], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect(run.code).toBe(0);
       const seen = requestsTo(emu, page);
       expect(seen).toHaveLength(1);

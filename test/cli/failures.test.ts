@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/emulator/index.js';
-import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.js';
+import { CANARY_ACCOUNT, expectNoCanary, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
 import { BIN, CANARY, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -61,7 +61,9 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
     await withEmulator({ ...CANARY_ACCOUNT, faults: [fault as Fault] }, async (emu) => {
       const dir = tempDir();
       const file = join(dir, 'out.csv');
-      const run = await runCli([...TICKS, '-o', file, '--retries', '1', '--verbose'], { env: emu.env });
+      const run = await runCli([...TICKS, '-o', file, '--retries', '1', '--verbose'], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect(run.code).toBe(code);
       expect(run.stderr).toMatch(message);
       expect(readdirSync(dir)).toEqual([]);
@@ -75,10 +77,10 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
       async (emu) => {
         const dir = tempDir();
         const file = join(dir, 'ok.csv');
-        const run = await runCli([...TICKS, '-o', file, '--verbose'], { env: emu.env });
+        const run = await runCli([...TICKS, '-o', file, '--verbose'], { env: { ...emu.env, ...NO_PROBES } });
         expect(run.code).toBe(0);
         expect(run.stderr).toMatch(/starting .*ok\.csv over/);
-        const clean = await runCli(TICKS, { env: emu.env });
+        const clean = await runCli(TICKS, { env: { ...emu.env, ...NO_PROBES } });
         expect(readFileSync(file, 'utf8')).toBe(clean.stdout);
         expect(readdirSync(dir)).toEqual(['ok.csv']);
         expect(requestsTo(emu, 'queryticks.ashx')).toHaveLength(3);
@@ -91,7 +93,7 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
       const dir = tempDir();
       const file = join(dir, 'keep.csv');
       writeFileSync(file, 'precious\n');
-      const run = await runCli([...TICKS, '-o', file, '--force'], { env: emu.env });
+      const run = await runCli([...TICKS, '-o', file, '--force'], { env: { ...emu.env, ...NO_PROBES } });
       expect(run.code).toBe(5);
       expect(readFileSync(file, 'utf8')).toBe('precious\n');
       expect(readdirSync(dir)).toEqual(['keep.csv']);
@@ -110,7 +112,7 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
 
   it('an unknown symbol answered with an Error line → exit 4', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const run = await runCli(['eod', 'NOPE'], { env: emu.env });
+      const run = await runCli(['eod', 'NOPE'], { env: { ...emu.env, ...NO_PROBES } });
       expect([run.code, run.stderr]).toEqual([4, expect.stringContaining('Error: unknown symbol NOPE')]);
     });
   });
@@ -125,7 +127,7 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
         ],
       },
       async (emu) => {
-        const run = await runCli([...TICKS, '--verbose'], { env: emu.env });
+        const run = await runCli([...TICKS, '--verbose'], { env: { ...emu.env, ...NO_PROBES } });
         expect(run.code).toBe(0);
         expect(requestsTo(emu, 'queryticks.ashx')).toHaveLength(3);
         expect(run.stderr).toMatch(/retry 1 in 0 ms: HTTP 429/);
@@ -153,7 +155,7 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
           '--report',
           join(dir, 'r.json'),
         ],
-        { env: emu.env },
+        { env: { ...emu.env, ...NO_PROBES } },
       );
       expect(run.code).toBe(7);
       expect(readdirSync(dir).sort()).toEqual(['AAPL.csv', 'r.json']);
@@ -192,7 +194,9 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
       ]);
       const dir = tempDir();
       const before = emu.requests.length;
-      const run = await runCli([...TICKS, '-o', join(dir, 'x.csv'), '--report', dir], { env: emu.env });
+      const run = await runCli([...TICKS, '-o', join(dir, 'x.csv'), '--report', dir], {
+        env: { ...emu.env, ...NO_PROBES },
+      });
       expect([run.code, run.stderr]).toEqual([6, expect.stringContaining('is a directory')]);
       expect(emu.requests).toHaveLength(before);
       expect(readdirSync(dir)).toEqual([]);
@@ -203,7 +207,7 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const run = await runCli(
         ['ticks', 'AAPL', '--start', '2025-01-02', '--end', '2025-02-15', '-q', '--maxrecords', '2'],
-        { env: emu.env },
+        { env: { ...emu.env, ...NO_PROBES } },
       );
       expect([run.code, run.stderr]).toEqual([0, '']);
       expect(requestsTo(emu, 'queryticks.ashx').length).toBe(44);
@@ -233,7 +237,11 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
         child.stderr.on('data', (c) => (stderr += c));
         child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
-      expect(result).toEqual({ code: 0, stdout: 'time,trading_day,session_code,price,size\n', stderr: '' });
+      expect(result).toEqual({
+        code: 0,
+        stdout: 'symbol,time,trading_day,session_code,price,size\n',
+        stderr: '',
+      });
     });
   });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import type { RecordKind } from '../../src/core/record-shapes.js';
+import { outputColumns, type RecordKind } from '../../src/core/record-shapes.js';
 import {
   closingBytes,
   newOutputState,
@@ -20,14 +20,13 @@ async function run(
   chunkSize = 7,
   jsonBody = false,
 ) {
-  const state = newOutputState(format, true);
+  const state = newOutputState(format, true, outputColumns(kind, { trend: false, contract: false }));
   const transform = new ResponseTransform({
     kind,
     state,
     url: URL_,
     symbol: 'AAPL',
     trend: false,
-    countRows: true,
     jsonBody,
     secrets: ['Secret1'],
   });
@@ -59,7 +58,8 @@ describe('ResponseTransform on wire fixtures', () => {
       .toString()
       .split('\r\n')
       .filter((l) => l.trim() !== '');
-    expect(csv.text).toBe(`time,trading_day,session_code,price,size\n${records.join('\n')}\n`);
+    const prefixed = records.map((r) => `AAPL,${r}`);
+    expect(csv.text).toBe(`symbol,time,trading_day,session_code,price,size\n${prefixed.join('\n')}\n`);
     expect(csv.rows).toBe(records.length);
     const raw = await run(body, 'raw');
     expect([raw.text, raw.rows]).toEqual([body.toString(), records.length]);
@@ -70,10 +70,18 @@ describe('ResponseTransform on wire fixtures', () => {
     expect(gunzipSync(fixture('ticks.csv.gz')).equals(fixture('ticks.csv'))).toBe(true);
   });
 
-  it.each(['empty.txt', 'blank-lines.txt'])('%s: zero records, not an error', async (name) => {
-    const result = await run(fixture(name));
-    expect(result).toEqual({ text: '', rows: 0, empty: true });
-  });
+  it.each(['empty.txt', 'blank-lines.txt'])(
+    '%s: zero records, not an error; csv is its header',
+    async (name) => {
+      const result = await run(fixture(name));
+      expect(result).toEqual({
+        text: 'symbol,time,trading_day,session_code,price,size\n',
+        rows: 0,
+        empty: true,
+      });
+      expect(await run(fixture(name), 'raw')).toEqual({ text: '', rows: 0, empty: true });
+    },
+  );
 
   it('an in-band error line is MDGET_SERVICE with the message, and nothing is written', async () => {
     for (const format of ['csv', 'raw'] as const) {

@@ -2,14 +2,15 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { shardOf } from '../../core/chunks.js';
 import type { MinutesVariant, PlanContext } from '../../core/commands/plans.js';
-import { type Config, type Requirement, requireConfig } from '../../core/config.js';
-import { marketZone, parseDateInput, startOfDay } from '../../core/dates.js';
-import type { BatchResult, PlannedRequest } from '../../core/download.js';
+import { type Config, maxRowsOf, type Requirement, requireConfig } from '../../core/config.js';
+import { marketZone, parseDateInput, startOfDay, todayIn } from '../../core/dates.js';
 import { MdgetError, usageError } from '../../core/errors.js';
 import { COMMAND_PARAMS, type ParamSpec } from '../../core/params.js';
+import type { PlannedRequest } from '../../core/planned-request.js';
 import { redactText, redactUrl } from '../../core/redact.js';
 import type { ExtraParams } from '../../core/request-builders.js';
 import type { OutputFormat } from '../../core/response-transform.js';
+import type { BatchResult } from '../../core/run-types.js';
 import { tempPathFor } from '../../core/writers/atomic-file.js';
 import { isTemplate } from '../../core/writers/destination.js';
 import { readEnvFile, resolveConfig } from '../config.js';
@@ -192,9 +193,23 @@ export async function runDownload(
       '--symbols-file - and --password-stdin both want standard input: use a file for one of them',
     );
   }
+  checkUpdateFlags(spec.name, flags, format, output);
   const config = await configFrom(flags, ctx, spec.needs);
+  const maxRows = maxRowsOf(config);
   if (flags.report !== undefined && !flags.dryRun) await checkReportPath(String(flags.report));
-  let plans = await spec.plan(symbols, params, flags, { config, now: ctx.now, extra }, args);
+  if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(String(flags.tempDir));
+  // --update fetches up to now unless told otherwise: the range ends with today's data.
+  if (flags.update && params.end === undefined && spec.name !== 'events') {
+    params.end = new Date(todayIn(zone, ctx.now).getTime() + 86_400_000);
+  }
+  const planContext = {
+    config,
+    now: ctx.now,
+    extra,
+    ...(flags.window === undefined ? {} : { windowMs: flags.window as number }),
+    ...(maxRows === undefined ? {} : { maxRows }),
+  };
+  let plans = await spec.plan(symbols, params, flags, planContext, args);
   if (shard) plans = shardOf(plans, shard.index, shard.count);
 
   if (flags.dryRun) {
@@ -208,14 +223,45 @@ export async function runDownload(
     force: Boolean(flags.force),
     skipExisting: Boolean(flags.skipExisting),
     concurrency: flags.concurrency as number,
-    countRows: flags.report !== undefined,
     fsync: flags.fsync !== false,
+    update: Boolean(flags.update),
+    ...(flags.tempDir === undefined ? {} : { tempDir: String(flags.tempDir) }),
+    ...(maxRows === undefined ? {} : { maxRows }),
   };
   // Loaded here, not at the top: it pulls in undici, which --help and usage errors do not need.
-  const { runBatch } = await import('../../core/download.js');
+  const { runBatch } = await import('../../core/batch.js');
   const result = await withRunDeps(flags, ctx, output, (deps) => runBatch(plans, batch, deps));
   if (flags.report !== undefined) await writeReport(String(flags.report), spec.name, result, ctx.secrets);
   if (result.failure && !result.stdoutClosed) throw result.failure;
+}
+
+/** --update needs a file output of a time series it can append to, in ascending order (no request sent). */
+function checkUpdateFlags(
+  command: DownloadCommand,
+  flags: Flags,
+  format: OutputFormat,
+  output: string,
+): void {
+  if (!flags.update) return;
+  if (command !== 'ticks' && command !== 'minutes' && command !== 'eod')
+    throw usageError('--update applies to ticks, minutes and eod (time series)');
+  if (output === '-') throw usageError('--update needs -o <file> or a template: stdout cannot be resumed');
+  if (format === 'json')
+    throw usageError('--update cannot append to a JSON array: use --format csv, ndjson or raw');
+  if (flags.order === 'desc') throw usageError('--update resumes after the last row: it needs --order asc');
+  if (flags.maxrecords !== undefined) throw usageError('--update and --maxrecords exclude each other');
+  if (flags.start === undefined)
+    throw usageError(
+      '--update needs --start: the first day the file holds (rows it has are not fetched again)',
+    );
+  if (flags.force || flags.skipExisting) throw usageError('--update excludes --force and --skip-existing');
+}
+
+/** Refuses a --temp-dir that is not a writable directory (no request sent). */
+async function checkTempDir(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory())
+    throw usageError(`--temp-dir ${path}: not a directory (give an existing directory)`);
 }
 
 /** Refuses a --report path that cannot be written, before any request (exit 6). */

@@ -7,8 +7,9 @@ import {
   type Window,
 } from '../chunks.js';
 import type { Config } from '../config.js';
-import { isoDay, marketZone, todayIn, type WallTime } from '../dates.js';
-import type { PlannedRequest } from '../download.js';
+import { isoDay, marketZone, todayIn, type WallTime, wallClockIn } from '../dates.js';
+import { usageError } from '../errors.js';
+import type { PlannedRequest } from '../planned-request.js';
 import {
   buildEodDateRangeUrl,
   buildEodUrl,
@@ -28,56 +29,94 @@ import {
   type MinutesParams,
   type TicksParams,
 } from '../request-builders.js';
+import type { SeriesRequest, SeriesWindow } from '../series.js';
+import { eodRowsPerDay, sessionMinutes, windowMs } from '../window-size.js';
 
 /** What every plan needs besides its own parameters. */
 export interface PlanContext {
   config: Config;
-  /** The instant "today" is taken from, in each symbol's market zone. */
+  /** The instant "today" and the data cut-off are taken from, in each symbol's market zone. */
   now: Date;
   extra?: ExtraParams;
+  /** --window: the length of the windows a long range is split into, overriding the sizing from rows. */
+  windowMs?: number;
+  /** --max-rows: the server's cap as the user states it; windows are sized to stay under it. */
+  maxRows?: number;
 }
 
-/** Days per minutes request when a long range is split (the service's row cap is unknown, spec §1.6). */
-export const MINUTE_WINDOW_DAYS = 31;
 /** Query budget per request (spec §1.1). */
 export const MAX_QUERY_BYTES = 2000;
 
+const DAY_MS = 86_400_000;
 const label = (time: WallTime) => isoDay(time);
 
-function windowLabels(window: Window): { start: string; end: string } {
+function windowLabels(window: Partial<Window>): { start?: string; end?: string } {
   // end is exclusive: a window ending at a midnight is labelled by its last day
-  const lastDay =
-    window.end.getTime() > window.start.getTime() ? new Date(window.end.getTime() - 1) : window.end;
-  return { start: label(window.start), end: label(lastDay) };
+  const { start, end } = window;
+  const lastDay = end && start && end.getTime() > start.getTime() ? new Date(end.getTime() - 1) : end;
+  return { ...(start ? { start: label(start) } : {}), ...(lastDay ? { end: label(lastDay) } : {}) };
 }
 
-/** One ticks request per symbol and calendar day, days newest first under --order desc (spec §2.1). */
+/** True when a window reaches past the data cut-off: now on the market's wall clock (issue 8). */
+function isProvisional(window: SeriesWindow, symbol: string, ctx: PlanContext): boolean {
+  return !window.end || window.end.getTime() > wallClockIn(marketZone(symbol), ctx.now).getTime();
+}
+
+type Build = (window: SeriesWindow) => URL;
+
+/** A planned time-series request of one window; `userLimit` is the user's own --maxrecords. */
+function seriesPlan(
+  base: Omit<PlannedRequest, 'url' | 'series'>,
+  window: SeriesWindow,
+  series: Omit<SeriesRequest, 'window' | 'provisional' | 'rebuild'>,
+  build: Build,
+  ctx: PlanContext,
+): PlannedRequest {
+  return {
+    ...base,
+    ...windowLabels(window),
+    url: build(window),
+    series: { ...series, window, rebuild: build, provisional: isProvisional(window, base.symbol, ctx) },
+  };
+}
+
+/**
+ * One ticks request per symbol and calendar day (the service serves one day, spec §2.1), or per shorter
+ * window with --window; newest first under --order desc.
+ */
 export function planTicks(
   symbols: readonly string[],
   params: TicksParams,
   ctx: PlanContext,
 ): PlannedRequest[] {
   checkRange(params.start, params.end);
+  if (ctx.windowMs !== undefined && ctx.windowMs > DAY_MS) {
+    throw usageError('--window: ticks are served one day per request: use a window of 1d or less, e.g. 1h');
+  }
+  const order = params.order ?? 'asc';
   return symbols.flatMap((symbol) => {
     const range = resolveDayRange(params.start, params.end, () => todayIn(marketZone(symbol), ctx.now));
-    const windows = planDayWindows(range);
-    if (params.order === 'desc') windows.reverse();
-    return windows.map((window) => ({
-      url: buildTicksUrl(ctx.config, symbol, { ...params, ...window }, ctx.extra),
-      kind: 'ticks' as const,
-      command: 'ticks',
-      symbol,
-      ...windowLabels(window),
-      trend: params.trend ?? false,
-    }));
+    const windows = ctx.windowMs === undefined ? planDayWindows(range) : planWindows(range, ctx.windowMs);
+    if (order === 'desc') windows.reverse();
+    const build: Build = (window) =>
+      buildTicksUrl(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
+    return windows.map((window) =>
+      seriesPlan(
+        { kind: 'ticks', command: 'ticks', symbol, trend: params.trend ?? false },
+        window,
+        { order, resolution: 'second', filterEnd: true, ...limitOf(params.maxrecords) },
+        build,
+        ctx,
+      ),
+    );
   });
 }
 
 export type MinutesVariant = 'minutes' | 'nearby' | 'form-t';
 
 /**
- * Minutes requests per symbol; a range with both ends and no maxrecords is split into windows of
- * MINUTE_WINDOW_DAYS (cli.md: long ranges are split), newest first under --order desc.
+ * Minutes requests per symbol, a range split into windows sized from the bars a day holds (issue 8),
+ * newest first under --order desc. With the user's --maxrecords the request goes as asked, unsplit.
  */
 export function planMinutes(
   symbols: readonly string[],
@@ -86,51 +125,69 @@ export function planMinutes(
   ctx: PlanContext,
 ): PlannedRequest[] {
   checkRange(params.start, params.end);
-  const build =
+  const builder =
     variant === 'nearby'
       ? buildNearbyMinutesUrl
       : variant === 'form-t'
         ? buildFormTMinutesUrl
         : buildMinutesUrl;
   const kind = variant === 'nearby' ? ('nearbyMinutes' as const) : ('minutes' as const);
+  const order = params.order ?? 'asc';
   return symbols.flatMap((symbol) => {
-    const windows: (Partial<Window> & { labels?: { start: string; end: string } })[] = [];
-    if (params.start && params.end && params.maxrecords === undefined) {
-      const list = planWindows({ start: params.start, end: params.end }, MINUTE_WINDOW_DAYS);
-      if (params.order === 'desc') list.reverse();
-      windows.push(...list.map((w) => ({ ...w, labels: windowLabels(w) })));
-    } else {
-      const range =
-        (params.start ?? params.end) ? resolveDayRange(params.start, params.end, () => ctx.now) : undefined;
-      windows.push({
+    const build: Build = (window) =>
+      builder(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
+    const base = { kind, command: 'minutes', symbol, trend: params.trend ?? false };
+    const series = { order, resolution: 'minute' as const, filterEnd: true, ...limitOf(params.maxrecords) };
+    if (params.maxrecords !== undefined) {
+      // As asked: maxrecords picks the first (or last) N of the range the service resolves (spec §1.6, §5).
+      const window = {
         ...(params.start ? { start: params.start } : {}),
         ...(params.end ? { end: params.end } : {}),
-        ...(range && params.start ? { labels: windowLabels(range) } : {}),
-      });
+      };
+      return [seriesPlan(base, window, series, build, ctx)];
     }
-    return windows.map(({ labels, ...window }) => ({
-      url: build(ctx.config, symbol, { ...params, ...window }, ctx.extra),
-      kind,
-      command: 'minutes',
-      symbol,
-      ...(labels ?? {}),
-      trend: params.trend ?? false,
-    }));
+    const range = resolveDayRange(params.start, params.end, () => todayIn(marketZone(symbol), ctx.now));
+    const rowsPerDay = sessionMinutes(symbol, variant) / (params.interval ?? 1);
+    const windows = planWindows(range, ctx.windowMs ?? windowMs(rowsPerDay, ctx.maxRows));
+    if (order === 'desc') windows.reverse();
+    return windows.map((window) => seriesPlan(base, window, series, build, ctx));
   });
 }
 
-/** One EOD request per symbol. */
+/**
+ * EOD requests per symbol. A daily range with a start is split into windows sized from the trading days
+ * they hold; longer periods, and a range without a start, go as one window completed by continuations.
+ */
 export function planEod(symbols: readonly string[], params: EodParams, ctx: PlanContext): PlannedRequest[] {
   checkRange(params.start, params.end);
-  return symbols.map((symbol) => ({
-    url: buildEodUrl(ctx.config, symbol, params, ctx.extra),
-    kind: 'eod' as const,
-    command: 'eod',
-    symbol,
-    ...(params.start ? { start: label(params.start) } : {}),
-    ...(params.end ? { end: label(new Date(params.end.getTime() - 1)) } : {}),
-    trend: params.trend ?? false,
-  }));
+  const order = params.order ?? 'asc';
+  const daily = (params.period ?? 'daily') === 'daily';
+  // The service ignores maxrecords when a start is given (spec §1.6): then it limits nothing.
+  const userLimit = params.start ? undefined : params.maxrecords;
+  return symbols.flatMap((symbol) => {
+    const build: Build = (window) =>
+      buildEodUrl(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
+    const base = { kind: 'eod' as const, command: 'eod', symbol, trend: params.trend ?? false };
+    const series = { order, resolution: 'day' as const, filterEnd: daily, ...limitOf(userLimit) };
+    let windows: SeriesWindow[] = [
+      { ...(params.start ? { start: params.start } : {}), ...(params.end ? { end: params.end } : {}) },
+    ];
+    if (daily && params.start && userLimit === undefined) {
+      const end = params.end ?? new Date(todayIn(marketZone(symbol), ctx.now).getTime() + DAY_MS);
+      const split = planWindows(
+        { start: params.start, end },
+        ctx.windowMs ?? windowMs(eodRowsPerDay(params.period), ctx.maxRows),
+      );
+      // Without --end the last window stays open: the service decides where its data ends.
+      windows = split.map((w, i) => (i === split.length - 1 && !params.end ? { start: w.start } : w));
+      if (order === 'desc') windows.reverse();
+    }
+    return windows.map((window) => seriesPlan(base, window, series, build, ctx));
+  });
+}
+
+function limitOf(maxrecords: number | undefined): { userLimit?: number } {
+  return maxrecords === undefined ? {} : { userLimit: maxrecords };
 }
 
 function symbolLists(symbols: readonly string[], base: (list: string[]) => URL): string[][] {

@@ -6,7 +6,6 @@ import { pipeline as pipe, type Readable, Transform, type Writable } from 'node:
 import { finished, pipeline } from 'node:stream/promises';
 import { bodyError, decoderFor, progressTotal } from '../body.js';
 import { type Config, requireConfig } from '../config.js';
-import type { ProgressEvent } from '../download.js';
 import { isMdgetError, MdgetError, usageError } from '../errors.js';
 import { errorCode, type HttpDeps, isAbort, type OpenResponse, openResponse } from '../http.js';
 import { redactText, redactUrl } from '../redact.js';
@@ -18,6 +17,7 @@ import type { ProfileTable } from '../reference/profile-tables.js';
 import type { SqliteCounts } from '../reference/sqlite-writer.js';
 import { type TableStreamFormat, writeTables } from '../reference/table-writers.js';
 import { buildExchangesUrl, buildInstrumentsUrl } from '../request-builders.js';
+import type { ProgressEvent } from '../run-types.js';
 import { atomicFileSink, type Sink, writeTo } from '../writers/atomic-file.js';
 import { checkClobber } from '../writers/destination.js';
 import { stdoutSink } from '../writers/stdout.js';

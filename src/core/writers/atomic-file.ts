@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, type FileHandle, open, rename, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { MdgetError } from '../errors.js';
@@ -48,13 +49,24 @@ export function ioError(error: unknown, what: string): MdgetError {
  * final name is always complete (cli.md guarantees), also across a power loss unless fsync is turned off. Chunks queued while a write is in flight go out
  * together through writev: large writes are what keeps a file download near curl's speed (shared/notes).
  */
-export async function atomicFileSink(target: string, options: { fsync?: boolean } = {}): Promise<Sink> {
+export async function atomicFileSink(
+  target: string,
+  options: { fsync?: boolean; keepBytes?: number } = {},
+): Promise<Sink> {
   const fsync = options.fsync ?? true;
   const temp = tempPathFor(target);
   let handle: FileHandle;
   try {
-    handle = await open(temp, 'wx', 0o644);
+    if (options.keepBytes === undefined) {
+      handle = await open(temp, 'wx', 0o644);
+    } else {
+      // --update: the new rows follow the first bytes of the existing file, in a copy renamed over it.
+      await copyFile(target, temp, constants.COPYFILE_EXCL);
+      await truncate(temp, options.keepBytes);
+      handle = await open(temp, 'a');
+    }
   } catch (error) {
+    await rm(temp, { force: true }).catch(() => {});
     throw ioError(error, target);
   }
   let done = false;

@@ -1,0 +1,286 @@
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { decoderFor, progressTotal } from './body.js';
+import type { CutTracker } from './cut-tracker.js';
+import type { MdgetError } from './errors.js';
+import { forwardTo } from './forward-to.js';
+import { openResponse } from './http.js';
+import { closingBytes, newOutputState, type OutputState } from './output-state.js';
+import { type Continuation, describePlan, endpointOf, type PlannedRequest } from './planned-request.js';
+import { outputColumns } from './record-shapes.js';
+import { redactUrl } from './redact.js';
+import { ResponseTransform } from './response-transform.js';
+import type { BatchOptions, RequestResult, RunDeps } from './run-types.js';
+import { continuationWindow } from './series.js';
+import { type BodySource, Spools } from './spools.js';
+import { toMdgetError } from './to-mdget-error.js';
+import { atomicFileSink, type Sink, writeTo } from './writers/atomic-file.js';
+import { markProvisional } from './writers/provisional.js';
+import { stdoutSink } from './writers/stdout.js';
+
+/** The requests that write one output (a file, or `-`), in the order their bytes go out. */
+export interface OutputGroup {
+  target: string;
+  items: OutputItem[];
+  /** --update: bytes of the existing file kept before the new rows (update.ts). */
+  keepBytes?: number;
+}
+
+/** Whether an output's csv has a `contract` column: any of its symbols can carry one (nearby, `ROOT*n`). */
+export const hasContractColumn = (group: OutputGroup): boolean =>
+  group.items.some((i) => i.plan.kind === 'nearbyMinutes' || i.plan.symbol.includes('*'));
+
+export interface OutputItem {
+  plan: PlannedRequest;
+  result: RequestResult;
+}
+
+/** What the outputs of one run share: the cap memory, ids for progress, whether stdout went away. */
+export interface RunState {
+  cuts: CutTracker;
+  nextId: number;
+  stdoutClosed: boolean;
+}
+
+/**
+ * Runs one output. A body cut short (MDGET_NETWORK) after the first bytes cannot be resumed in place, so a
+ * file output starts over into a fresh temporary file, up to the retry count; stdout cannot take bytes back.
+ */
+export async function runOutput(
+  group: OutputGroup,
+  options: BatchOptions,
+  deps: RunDeps,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  const planned = group.items.length;
+  for (let attempt = 1; ; attempt++) {
+    const failure = await runOutputOnce(group, options, deps, run);
+    const again =
+      failure?.code === 'MDGET_NETWORK' &&
+      group.target !== '-' &&
+      attempt <= deps.retry.retries &&
+      !deps.signal?.aborted;
+    if (!again) return failure;
+    deps.onRetry?.({
+      url: group.target,
+      attempt,
+      delayMs: 0,
+      reason: `starting ${group.target} over: ${failure.message}`,
+    });
+    group.items.splice(planned); // continuations are found again
+    for (const { result } of group.items)
+      Object.assign(result, { status: 'not-run', rows: 0, bytes: 0, error: undefined });
+  }
+}
+
+async function runOutputOnce(
+  group: OutputGroup,
+  options: BatchOptions,
+  deps: RunDeps,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  let sink: Sink;
+  try {
+    sink =
+      group.target === '-'
+        ? stdoutSink(deps.stdout)
+        : await atomicFileSink(group.target, {
+            fsync: options.fsync ?? true,
+            ...(group.keepBytes === undefined ? {} : { keepBytes: group.keepBytes }),
+          });
+  } catch (error) {
+    return toMdgetError(error);
+  }
+  const first = group.items[0]!.plan;
+  const output = newOutputState(
+    options.format,
+    options.header,
+    outputColumns(first.kind, { trend: first.trend, contract: hasContractColumn(group) }),
+  );
+  // The kept bytes of an --update start with the header.
+  if (group.keepBytes) output.headerWritten = true;
+  const spoolDir = options.tempDir ?? (group.target === '-' ? tmpdir() : dirname(group.target));
+  const spools = new Spools<OutputItem>(
+    spoolDir,
+    Math.min(options.concurrency, 16) - 1,
+    (item, signal) => openBody(item.plan, { ...deps, signal }),
+    (item, bytes, total) =>
+      deps.onProgress?.({
+        id: idOf(item, run),
+        label: describePlan(item.plan),
+        bytes,
+        ...total,
+        done: false,
+      }),
+    deps.signal,
+  );
+  try {
+    return await writeOutput(group, sink, output, spools, deps, run);
+  } finally {
+    await spools.dispose();
+  }
+}
+
+const ids = new WeakMap<OutputItem, number>();
+function idOf(item: OutputItem, run: RunState): number {
+  let id = ids.get(item);
+  if (id === undefined) {
+    id = run.nextId++;
+    ids.set(item, id);
+  }
+  return id;
+}
+
+async function writeOutput(
+  group: OutputGroup,
+  sink: Sink,
+  output: OutputState,
+  spools: Spools<OutputItem>,
+  deps: RunDeps,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  const { items } = group;
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
+    const { plan, result } = item;
+    const started = Date.now();
+    try {
+      const body = spools.bodyFor(items, index) ?? (() => openBody(plan, deps));
+      const transform = await fetchInto(item, body, sink, output, deps, run);
+      await spools.done(item);
+      result.rows = transform.rows;
+      result.status = transform.empty ? 'empty' : 'ok';
+      if (transform.empty && !plan.continuation) deps.onNote?.(`no records for ${describePlan(plan)}`);
+      learnFromProbe(plan, transform, run.cuts);
+      if (transform.verdict !== 'complete' && transform.heldKey !== undefined && plan.series) {
+        items.splice(
+          index + 1,
+          0,
+          continuationOf(item, transform.verdict, transform.heldKey, transform.receivedRows),
+        );
+      }
+    } catch (error) {
+      result.durationMs = Date.now() - started;
+      if (sink.closed) {
+        run.stdoutClosed = true;
+        result.status = 'ok';
+        await sink.abort();
+        return undefined;
+      }
+      await sink.abort(); // first: classifying may rethrow an unexpected error (a bug, exit 1)
+      const failure = toMdgetError(error, plan.url, deps.secrets);
+      result.status = 'failed';
+      result.error = { code: failure.code, message: failure.message };
+      return failure;
+    }
+    result.durationMs = Date.now() - started;
+  }
+  try {
+    const closing = closingBytes(output);
+    if (closing) await writeTo(sink.stream, closing);
+    await sink.commit();
+    if (group.target !== '-')
+      await markProvisional(
+        group.target,
+        items.some((i) => i.plan.series?.provisional),
+      );
+  } catch (error) {
+    if (sink.closed) {
+      run.stdoutClosed = true;
+      return undefined;
+    }
+    await sink.abort();
+    return toMdgetError(error);
+  }
+  return undefined;
+}
+
+/** A probe came back: rows past the key it started from mean the response it continued was cut. */
+function learnFromProbe(plan: PlannedRequest, transform: ResponseTransform, cuts: CutTracker): void {
+  const continuation = plan.continuation;
+  if (continuation?.reason !== 'probe') return;
+  const wentOn = transform.lastKey !== undefined && transform.lastKey !== continuation.from;
+  cuts.learn(endpointOf(plan), continuation.previousRows, wentOn);
+}
+
+function continuationOf(
+  item: OutputItem,
+  reason: Continuation['reason'],
+  from: string,
+  previousRows: number,
+): OutputItem {
+  const series = item.plan.series!;
+  const window = continuationWindow(series, from);
+  const url = series.rebuild(window);
+  const plan: PlannedRequest = {
+    ...item.plan,
+    url,
+    series: { ...series, window },
+    continuation: { reason, from, previousRows },
+  };
+  return {
+    plan,
+    result: {
+      ...item.result,
+      url: redactUrl(url),
+      status: 'not-run',
+      rows: 0,
+      bytes: 0,
+      durationMs: 0,
+      continuation: { reason, from },
+    },
+  };
+}
+
+/** Sends the request and returns its body with the content-encoding undone. */
+async function openBody(plan: PlannedRequest, deps: RunDeps): Promise<BodySource> {
+  deps.onRequest?.(redactUrl(plan.url));
+  const response = await openResponse(plan.url, deps);
+  const decoder = decoderFor(response.headers);
+  return {
+    stages: decoder ? [response.body, decoder] : [response.body],
+    total: progressTotal(response.headers),
+  };
+}
+
+async function fetchInto(
+  item: OutputItem,
+  body: () => Promise<BodySource>,
+  sink: Sink,
+  output: OutputState,
+  deps: RunDeps,
+  run: RunState,
+): Promise<ResponseTransform> {
+  const { plan, result } = item;
+  const source = await body();
+  const id = idOf(item, run);
+  const label = describePlan(plan);
+  const endpoint = endpointOf(plan);
+  const transform = new ResponseTransform({
+    kind: plan.kind,
+    state: output,
+    url: plan.url,
+    symbol: plan.symbol,
+    trend: plan.trend,
+    jsonBody: plan.jsonBody ?? false,
+    secrets: deps.secrets ?? [],
+    onBytes: (bytes) => {
+      result.bytes = bytes;
+      deps.onProgress?.({ id, label, bytes, ...source.total, done: false });
+    },
+    ...(plan.series ? { series: plan.series } : {}),
+    ...(plan.series && plan.series.userLimit === undefined
+      ? { verdict: (rows: number) => run.cuts.verdict(endpoint, rows) }
+      : {}),
+  });
+  try {
+    await pipeline(
+      [...source.stages, transform, forwardTo(sink.stream)],
+      deps.signal ? { signal: deps.signal } : {},
+    );
+  } finally {
+    deps.onProgress?.({ id, label, bytes: transform.bytesIn, done: true });
+  }
+  return transform;
+}

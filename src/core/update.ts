@@ -1,0 +1,129 @@
+import { open } from 'node:fs/promises';
+import { fieldKey, lastLineBefore } from './line-regions.js';
+import type { OutputFormat } from './output-state.js';
+import type { PlannedRequest } from './planned-request.js';
+import { outputColumns, type RecordKind } from './record-shapes.js';
+import { redactUrl } from './redact.js';
+import type { RequestResult } from './run-types.js';
+import { keyLength, keyTime, type Resolution, timeFieldIndex } from './series.js';
+
+/**
+ * --update (issue 8): an existing output is resumed at the time key of its last rows. Those rows may be
+ * incomplete (a provisional day, a cut response), so they are fetched again: the file keeps the bytes
+ * before them and the new rows follow, written to a temporary copy and renamed over it (atomic).
+ */
+export interface ResumePoint {
+  /** The time key of the file's last rows. */
+  key: string;
+  /** Bytes of the file before those rows (its header included). */
+  keepBytes: number;
+}
+
+/** What a resume point is read with: the output's format and the record kind of its requests. */
+export interface ResumeShape {
+  format: OutputFormat;
+  kind: RecordKind;
+  resolution: Resolution;
+  trend: boolean;
+  contract: boolean;
+}
+
+const BLOCK = 64 * 1024;
+
+/** The resume point of an existing output, or undefined when it holds no row (it is rewritten whole). */
+export async function readResumePoint(path: string, shape: ResumeShape): Promise<ResumePoint | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    for (let length = Math.min(size, BLOCK); ; length = Math.min(size, length * 4)) {
+      const from = size - length;
+      const bytes = Buffer.alloc(length);
+      await handle.read(bytes, 0, length, from);
+      const found = lastGroup(bytes, from === 0, shape);
+      if (found === 'more' && length < size) continue;
+      return found === 'more' || found === undefined
+        ? undefined
+        : { key: found.key, keepBytes: from + found.start };
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The key of the last rows of `bytes` and where they start; 'more' when they may begin before it. */
+function lastGroup(
+  bytes: Buffer,
+  whole: boolean,
+  shape: ResumeShape,
+): { key: string; start: number } | 'more' | undefined {
+  const keyOf = keyReader(shape);
+  let key: string | undefined;
+  let start = bytes.length;
+  for (let line = lastLineBefore(bytes, bytes.length); line; line = lastLineBefore(bytes, line.start)) {
+    if (line.start === 0 && !whole) return 'more'; // the first line read may be cut: read further back
+    const lineKey = keyOf(bytes, line.start, line.end);
+    if (lineKey === undefined || (key !== undefined && lineKey !== key)) break;
+    key = lineKey;
+    start = line.start;
+  }
+  if (key === undefined) return whole ? undefined : 'more';
+  return { key, start };
+}
+
+/** How a row's time key is read in each output format; the csv header and blank lines have none. */
+function keyReader(shape: ResumeShape): (bytes: Buffer, start: number, end: number) => string | undefined {
+  const length = keyLength(shape.resolution);
+  if (shape.format === 'ndjson') {
+    return (bytes, start, end) => {
+      try {
+        const record = JSON.parse(bytes.toString('utf8', start, end)) as Record<string, unknown>;
+        const time = record.time ?? record.date;
+        return typeof time === 'string' && time.length >= length ? time.slice(0, length) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+  }
+  if (shape.format === 'raw') {
+    return (bytes, start, end) => {
+      const fields = bytes.toString('latin1', start, end).split(',').length;
+      return validKey(fieldKey(bytes, start, end, timeFieldIndex(shape.kind, fields), length));
+    };
+  }
+  const columns = outputColumns(shape.kind, { trend: shape.trend, contract: shape.contract }) ?? [];
+  const index = Math.max(columns.indexOf('time'), columns.indexOf('date'));
+  return (bytes, start, end) => validKey(fieldKey(bytes, start, end, index, length));
+}
+
+/** A key must look like a date (the header's `time` does not). */
+const validKey = (key: string | undefined) =>
+  key !== undefined && /^\d{4}-\d{2}-\d{2}/.test(key) ? key : undefined;
+
+/**
+ * The requests of one output from a resume point on: windows that end before it are dropped, the one it
+ * falls in starts at it (its URL rebuilt). Ascending order only; the CLI refuses --update with desc.
+ */
+export function resumeItems<T extends { plan: PlannedRequest; result: RequestResult }>(
+  items: readonly T[],
+  resume: ResumePoint,
+): T[] {
+  const kept: T[] = [];
+  for (const item of items) {
+    const series = item.plan.series;
+    if (!series) continue;
+    const at = keyTime(resume.key, series.resolution);
+    if (series.window.end && series.window.end.getTime() <= at.getTime()) continue;
+    if (kept.length === 0 && (!series.window.start || series.window.start.getTime() < at.getTime())) {
+      const window = { start: at, ...(series.window.end ? { end: series.window.end } : {}) };
+      const url = series.rebuild(window);
+      kept.push({
+        ...item,
+        plan: { ...item.plan, url, series: { ...series, window } },
+        result: { ...item.result, url: redactUrl(url) },
+      });
+      continue;
+    }
+    kept.push(item);
+  }
+  return kept;
+}

@@ -1,0 +1,25 @@
+import { rm, stat, writeFile } from 'node:fs/promises';
+
+/**
+ * A file whose data reached past the service's data cut-off (today's ticks, this week's bars) is written,
+ * but marked provisional by a `<file>.provisional` file beside it, so a later --skip-existing run fetches
+ * it again instead of keeping an unfinished day forever (issue 8). A complete rewrite removes the marker.
+ */
+export const provisionalMarker = (target: string): string => `${target}.provisional`;
+
+/** Writes or removes the marker of `target` after it was committed. */
+export async function markProvisional(target: string, provisional: boolean): Promise<void> {
+  const marker = provisionalMarker(target);
+  if (provisional)
+    await writeFile(marker, 'written before the data cut-off: --skip-existing fetches it again\n');
+  else await rm(marker, { force: true });
+}
+
+/** True when `target` exists and is final: --skip-existing may leave it alone. */
+export async function isFinal(target: string): Promise<boolean> {
+  const [file, marker] = await Promise.all([
+    stat(target).catch(() => undefined),
+    stat(provisionalMarker(target)).catch(() => undefined),
+  ]);
+  return file !== undefined && marker === undefined;
+}
