@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
  */
 export function forwardTo(target: Writable): Writable {
   return new Writable({
-    highWaterMark: 1024 * 1024,
+    highWaterMark: 256 * 1024,
     write(chunk: Buffer, _encoding, callback) {
       if (target.destroyed) return callback(target.errored ?? new Error('output closed'));
       if (target.write(chunk)) return callback();

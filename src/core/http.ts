@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { isMdgetError, MdgetError } from './errors.js';
 import { redactText, redactUrl } from './redact.js';
 import { type RetryPolicy, retryDelayMs } from './retry.js';
+import { Agent, request } from './undici-core.js';
 
 /** Creates the one undici Agent of a run: keep-alive, timeouts, no redirects (credentials ride in URLs). */
 export function createDispatcher(options: { timeoutMs: number; connections?: number }): Dispatcher {
@@ -109,11 +110,9 @@ export async function openResponse(
     let reason: string;
     let retryAfter: string | undefined;
     try {
-      const response = await request(url, {
-        method: 'GET',
+      const response = await request(url, deps.dispatcher, {
         headers,
-        dispatcher: deps.dispatcher,
-        signal: deps.signal,
+        ...(deps.signal ? { signal: deps.signal } : {}),
         highWaterMark: BODY_BUFFER_BYTES,
       });
       const { statusCode } = response;

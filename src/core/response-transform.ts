@@ -84,7 +84,7 @@ export class ResponseTransform extends Transform {
   private readonly written = new LineCounter(this.normalizer);
 
   constructor(private readonly options: ResponseTransformOptions) {
-    super({ readableHighWaterMark: 1024 * 1024, writableHighWaterMark: 1024 * 1024 });
+    super({ readableHighWaterMark: 256 * 1024, writableHighWaterMark: 256 * 1024 });
     this.check = { url: options.url, shape: RECORD_SHAPES[options.kind], secrets: options.secrets ?? [] };
   }
 
@@ -176,6 +176,22 @@ export class ResponseTransform extends Transform {
     if (this.passThroughJson) {
       this.push(bytes);
       return;
+    }
+    // The carried bytes (a partial line, held rows) are small: join them with the chunk's first line only,
+    // so a chunk is not copied whole; the rest of it is cut where its trailing key group starts.
+    const firstEnd = this.pending.length > 0 ? lineEndAfter(bytes) : 0;
+    if (firstEnd > 0 && firstEnd < bytes.length) {
+      const rest = bytes.subarray(firstEnd);
+      const end = completeLinesEnd(rest);
+      const cut =
+        end === 0 ? 0 : this.holding ? trailingGroupStart(rest, end, (s, e) => this.keyAt(rest, s, e)) : end;
+      if (cut > 0) {
+        this.process(Buffer.concat([this.pending, bytes.subarray(0, firstEnd)]), false);
+        checkLineLength(rest.length - end, this.check);
+        this.pending = Buffer.from(rest.subarray(cut));
+        this.process(rest.subarray(0, cut), false);
+        return;
+      }
     }
     const buffer = this.pending.length > 0 ? Buffer.concat([this.pending, bytes]) : bytes;
     const end = completeLinesEnd(buffer);

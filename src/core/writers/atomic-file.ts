@@ -71,7 +71,7 @@ export async function atomicFileSink(
   }
   let done = false;
   const stream = new Writable({
-    highWaterMark: 4 * 1024 * 1024,
+    highWaterMark: 1024 * 1024,
     write(chunk: Buffer, _encoding, callback) {
       handle.write(chunk).then(
         () => callback(),
