@@ -38,9 +38,9 @@ describe.concurrent('mdget exchanges', () => {
       );
       expect(rows).toHaveLength(14);
       expect(rows[1]).toBe(
-        'CME,M,10,CME Globex,1,5,"CME,XCME",false,false,America/Chicago,America/Chicago,17:30:00,16:00:00',
+        'CME,M,10,CME Globex,1,5,"CME,XCME",false,no,America/Chicago,America/Chicago,17:30:00,16:00:00',
       );
-      expect(rows).toContain('OTC PINK,P,,OTC Pink Open Market,,,,false,true,America/New_York,,,');
+      expect(rows).toContain('OTC PINK,P,,OTC Pink Open Market,,,,false,yes,America/New_York,,,');
 
       const json = await runCli(['exchanges', '--format', 'json'], { env: emu.env });
       expect(json.code).toBe(0);
@@ -53,17 +53,17 @@ describe.concurrent('mdget exchanges', () => {
         snapshotFrequency: 5,
         codes: ['CME', 'XCME'],
         feeWaiver: false,
-        freeDelayed: false,
+        freeDelayed: 'no',
         timezoneLocal: 'America/Chicago',
         eodReleaseTime: '17:30:00',
       });
       expect(list.find((e) => e.id === 'NYSE')).toMatchObject({
         delay: 15,
         feeWaiver: true,
-        freeDelayed: true,
+        freeDelayed: 'yes',
       });
       const pink = list.find((e) => e.id === 'OTC PINK');
-      expect(pink).toMatchObject({ codes: [], freeDelayed: true });
+      expect(pink).toMatchObject({ codes: [], freeDelayed: 'yes' });
       expect(pink).not.toHaveProperty('delay');
       expect(list.find((e) => e.id === 'ICEEU')).toMatchObject({ extra: { region: 'EU' } });
 

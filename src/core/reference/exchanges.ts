@@ -11,7 +11,8 @@ export interface Exchange {
   snapshotFrequency?: number;
   codes?: string[];
   feeWaiver?: boolean;
-  freeDelayed?: boolean;
+  /** `yes`, `no` or `eod` (free end-of-day data only): not a boolean (wire-formats §5). */
+  freeDelayed?: string;
   timezoneLocal?: string;
   timezoneFeed?: string;
   eodReleaseTime?: string;
@@ -21,7 +22,7 @@ export interface Exchange {
 }
 
 type Typed = Omit<Exchange, 'id' | 'extra'>;
-type Kind = 'text' | 'number' | 'boolean' | 'list';
+type Kind = 'text' | 'number' | 'boolean' | 'list' | 'word';
 
 const ATTRIBUTES = new Map<string, readonly [keyof Typed, Kind]>([
   ['feedcode', ['feedcode', 'text']],
@@ -31,7 +32,7 @@ const ATTRIBUTES = new Map<string, readonly [keyof Typed, Kind]>([
   ['snapshot_frequency', ['snapshotFrequency', 'number']],
   ['codes', ['codes', 'list']],
   ['feewaiver', ['feeWaiver', 'boolean']],
-  ['freedelayed', ['freeDelayed', 'boolean']],
+  ['freedelayed', ['freeDelayed', 'word']],
   ['timezone_local', ['timezoneLocal', 'text']],
   ['timezone_feed', ['timezoneFeed', 'text']],
   ['eod_release_time', ['eodReleaseTime', 'text']],
@@ -41,11 +42,14 @@ const ATTRIBUTES = new Map<string, readonly [keyof Typed, Kind]>([
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
 const ATTRIBUTE_PREFIX = '@_';
 
-/** The canonical attribute a name stands for: real feeds prefix `feedcode` and `timezone_feed` with a brand. */
+/**
+ * The canonical attribute a name stands for. Real lists name the feed code `<prefix>code` (the feed's
+ * brand followed by `code`, wire-formats §5), and prefix `timezone_feed` likewise.
+ */
 function canonicalName(name: string): string | undefined {
   const lower = name.toLowerCase();
   if (ATTRIBUTES.has(lower)) return lower;
-  if (lower.endsWith('feedcode')) return 'feedcode';
+  if (/^[a-z_]*code$/.test(lower)) return 'feedcode';
   if (lower.includes('timezone') && lower.includes('feed')) return 'timezone_feed';
   return undefined;
 }
@@ -56,6 +60,10 @@ function typedValue(kind: Kind, raw: string): string | number | boolean | string
   switch (kind) {
     case 'text':
       return text;
+    case 'word': {
+      const lower = text.toLowerCase();
+      return lower === 'yes' || lower === 'no' || lower === 'eod' ? lower : undefined;
+    }
     case 'number':
       return NUMBER.test(text) ? Number(text) : undefined;
     case 'boolean': {
@@ -175,14 +183,10 @@ export function parseExchangesXml(xml: string | Uint8Array): Exchange[] {
   return exchanges;
 }
 
-/** Exchanges whose id or description contains `text` (any case); an exact id, then description, wins. */
+/** Every exchange whose id or description contains `text` (any case), in list order (`exchanges --find`). */
 export function findExchanges(list: readonly Exchange[], text: string): Exchange[] {
   const needle = text.trim().toLowerCase();
   if (needle === '') return [...list];
-  const byId = list.filter((exchange) => exchange.id.toLowerCase() === needle);
-  if (byId.length > 0) return byId;
-  const byDescription = list.filter((exchange) => exchange.description?.toLowerCase() === needle);
-  if (byDescription.length > 0) return byDescription;
   return list.filter(
     (exchange) =>
       exchange.id.toLowerCase().includes(needle) ||
@@ -190,11 +194,21 @@ export function findExchanges(list: readonly Exchange[], text: string): Exchange
   );
 }
 
+/** The exchanges `text` designates: an exact id, else an exact description, else every one containing it. */
+function designated(list: readonly Exchange[], text: string): Exchange[] {
+  const needle = text.trim().toLowerCase();
+  const byId = list.filter((exchange) => exchange.id.toLowerCase() === needle);
+  if (byId.length > 0) return byId;
+  const byDescription = list.filter((exchange) => exchange.description?.toLowerCase() === needle);
+  if (byDescription.length > 0) return byDescription;
+  return findExchanges(list, text);
+}
+
 const MAX_CANDIDATES = 20;
 
 /** The one exchange `text` designates (service.md §4.4), or MDGET_USAGE naming the candidates on one line. */
 export function resolveExchange(list: readonly Exchange[], text: string): Exchange {
-  const matches = findExchanges(list, text);
+  const matches = designated(list, text);
   const [only] = matches;
   if (matches.length === 1 && only) return only;
   if (matches.length === 0) {

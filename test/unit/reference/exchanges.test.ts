@@ -23,7 +23,7 @@ describe('parseExchangesXml', () => {
       snapshotFrequency: 5,
       codes: ['CME', 'XCME'],
       feeWaiver: false,
-      freeDelayed: false,
+      freeDelayed: 'no',
       timezoneLocal: 'America/Chicago',
       timezoneFeed: 'America/Chicago',
       eodReleaseTime: '17:30:00',
@@ -93,13 +93,40 @@ describe('findExchanges', () => {
     ['', ['CME', 'CBOT', 'NYMEX', 'NASDAQ', 'EUREX', 'ICEUS']],
   ])('%s → %o', (text, ids) => expect(findExchanges(list, text).map((exchange) => exchange.id)).toEqual(ids));
 
-  it('prefers an exact id over substring matches', () => {
+  it('lists every id or description containing the text, exact ids included (exchanges --find)', () => {
     const withCmex = [...list, { id: 'CMEX', description: 'another', extra: {} }];
-    expect(findExchanges(withCmex, 'Cme').map((exchange) => exchange.id)).toEqual(['CME']);
+    expect(findExchanges(withCmex, 'Cme').map((exchange) => exchange.id)).toEqual(['CME', 'CMEX']);
+  });
+});
+
+describe('the legacy list shape (wire-formats §5: 2012 and 2013 documents)', () => {
+  const legacy = parseExchangesXml(readFileSync(fixturePath('exchanges-legacy.xml')));
+
+  it('reads <prefix>code as feedcode, keeps freedelayed eod, and takes every attribute as optional', () => {
+    expect(legacy.map((e) => [e.id, e.feedcode, e.freeDelayed, e.feeWaiver])).toEqual([
+      ['CBOT', 'B', 'no', false],
+      ['CBOTM', 'B', 'eod', undefined],
+      ['LSE-IOB_2', '$l9', 'yes', true],
+      ['BARE', undefined, undefined, undefined],
+    ]);
+    expect(legacy[1]).toMatchObject({ description: 'CBOT Mini-sized & Micro', codes: ['CBOTM', 'X CBT'] });
+    expect(legacy.every((e) => Object.keys(e.extra).length === 0)).toBe(true);
+    expect(exchangesTo('csv', legacy).split('\n')[2]).toBe('CBOTM,B,10,CBOT Mini-sized & Micro,1,,"CBOTM,X CBT",,eod,,,,');
+  });
+
+  it('--find cbot lists CBOT and CBOTM; resolving "cbot" for instruments keeps the exact id', () => {
+    expect(findExchanges(legacy, 'cbot').map((e) => e.id)).toEqual(['CBOT', 'CBOTM']);
+    expect(resolveExchange(legacy, 'cbot').id).toBe('CBOT');
+    expect(resolveExchange(legacy, 'mini-sized').id).toBe('CBOTM');
   });
 });
 
 describe('resolveExchange', () => {
+  it('prefers an exact id over substring matches', () => {
+    const withCmex = [...list, { id: 'CMEX', description: 'another', extra: {} }];
+    expect(resolveExchange(withCmex, 'Cme').id).toBe('CME');
+  });
+
   it('returns the single match', () => {
     expect(resolveExchange(list, 'eurex').id).toBe('EUREX');
   });
@@ -141,8 +168,8 @@ describe('exchangesTo', () => {
   it('writes CSV with the wire names as header and quotes lists', () => {
     expect(exchangesTo('csv', two).split('\n')).toEqual([
       'id,feedcode,delay,description,data_frequency,snapshot_frequency,codes,feewaiver,freedelayed,timezone_local,timezone_feed,eod_release_time,eod_cutoff_time',
-      'CME,M,10,CME Globex,1,5,"CME,XCME",false,false,America/Chicago,America/Chicago,17:30:00,16:00:00',
-      'NASDAQ,Q,15,Nasdaq Stock Market & Options,,,,,true,America/New_York,,16:30:00,',
+      'CME,M,10,CME Globex,1,5,"CME,XCME",false,no,America/Chicago,America/Chicago,17:30:00,16:00:00',
+      'NASDAQ,Q,15,Nasdaq Stock Market & Options,,,,,yes,America/New_York,,16:30:00,',
       '',
     ]);
   });
