@@ -294,10 +294,11 @@ export function eodRecords(ctx: Context): Iterable<Block> {
   };
   const nowMinute = Math.floor(nowWall(ctx, market.zone) / 60_000);
   const firstDay = Math.max(startDay ?? DATA_START_DAY, DATA_START_DAY);
-  const lastDay = Math.min(
-    endDay === undefined ? Number.MAX_SAFE_INTEGER : endDay - 1,
-    latestCompleteDay(market, nowMinute),
-  );
+  // the 2010 manual: "records up to, and including, this value" (wire-formats §5); eodEnd=exclusive
+  // keeps the §1.2 reading that came before it
+  const lastRequested =
+    ctx.options.eodEnd === 'inclusive' ? endDay : endDay === undefined ? undefined : endDay - 1;
+  const lastDay = Math.min(lastRequested ?? Number.MAX_SAFE_INTEGER, latestCompleteDay(market, nowMinute));
   const bars =
     lastDay >= firstDay
       ? periodBars(dailyBars(request, firstDay, lastDay), request, ctx.options.periodDate === 'last')

@@ -37,6 +37,9 @@ Options (default in brackets)
   formTHours        HH:MM-HH:MM [04:00-20:00]     Form-T minutes, Eastern time
   periodDate        first | last [first]          date of weekly and longer EOD lines: the period's first
                                                   or last trading day
+  eodEnd            inclusive | exclusive [inclusive]  EOD end: records up to and including end's day
+                                                  (the vendor's 2010 manual, wire-formats §5), or before
+                                                  it (the older reading); events keep end exclusive
   splitNotation     4-1 | 4:1 | 4/1 | ratio [4-1]  VALUE of Split events
   dateRangeShape    symbol-first-last | symbol-first-last-count [symbol-first-last]
   futuresOptionsShape standard | extended [standard]  extended adds IMPLIED_VOLATILITY (impliedVolatility)
@@ -68,7 +71,8 @@ Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
   '+' reads as a space; unknown parameters are ignored and recorded. Never redirects (but the fault).
   Credentials: every /historical and /fo request needs username and password, else the auth Error line.
   Dates: yyyymmdd[hhmm[ss]] (8, 12 or 14 digits), market wall clock: America/New_York for equities,
-  America/Chicago for everything else; start inclusive, end exclusive; no data after "now".
+  America/Chicago for everything else; start inclusive, end exclusive (EOD: see eodEnd); no data after
+  "now".
   Without start: ticks and minutes start at the beginning of end's day (today's without end); with
   end + maxrecords and no start, minutes and EOD walk back as far as data goes, ticks to end's day.
   order: asc unless desc (case-insensitive); desc reverses everything, ties included.

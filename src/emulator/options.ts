@@ -56,6 +56,8 @@ export interface EmulatorOptions {
   /** Form-T minutes, Eastern wall clock, `HH:MM-HH:MM`. */
   formTHours: string;
   periodDate: 'first' | 'last';
+  /** EOD `end`: inclusive as the vendor's 2010 manual says (wire-formats §5), or the older exclusive reading. */
+  eodEnd: 'inclusive' | 'exclusive';
   splitNotation: '4-1' | '4:1' | '4/1' | 'ratio';
   dateRangeShape: 'symbol-first-last' | 'symbol-first-last-count';
   futuresOptionsShape: 'standard' | 'extended';
@@ -103,6 +105,7 @@ export function defaultEmulatorOptions(): EmulatorOptions {
     barAlign: 'clock',
     formTHours: '04:00-20:00',
     periodDate: 'first',
+    eodEnd: 'inclusive',
     splitNotation: '4-1',
     dateRangeShape: 'symbol-first-last',
     futuresOptionsShape: 'standard',
@@ -140,6 +143,7 @@ const CHOICES = {
   barLabel: ['start', 'end'],
   barAlign: ['clock', 'session'],
   periodDate: ['first', 'last'],
+  eodEnd: ['inclusive', 'exclusive'],
   splitNotation: ['4-1', '4:1', '4/1', 'ratio'],
   dateRangeShape: ['symbol-first-last', 'symbol-first-last-count'],
   futuresOptionsShape: ['standard', 'extended'],

@@ -161,6 +161,41 @@ describe('emulator: EOD (§2.5)', () => {
     });
   });
 
+  it('keeps end inclusive (wire-formats §5), exclusive with eodEnd=exclusive; events keep it exclusive', async () => {
+    const dates = (lines: string[]) => lines.map((line) => line.split(',')[1]);
+    const week = ['2025-03-10', '2025-03-11', '2025-03-12', '2025-03-13', '2025-03-14'];
+    await withEmulator({ now: NOW }, async (emu) => {
+      expect(dates(await eod(emu, { symbol: 'AAPL', start: '20250310', end: '20250314' }))).toEqual(week);
+      expect(dates(await eod(emu, { symbol: 'ZCN25', start: '20250314', end: '20250314' }))).toEqual([
+        '2025-03-14',
+      ]);
+      expect(dates(await eod(emu, { symbol: 'AAPL', end: '20250313', maxrecords: '2' }))).toEqual([
+        '2025-03-12',
+        '2025-03-13',
+      ]);
+      expect(dates(await eod(emu, { symbol: 'AAPL', end: '202503131200', maxrecords: '1' }))).toEqual([
+        '2025-03-13',
+      ]);
+      const events = await historical(emu, 'queryevents.ashx', {
+        symbols: 'AAPL',
+        splits: 'true',
+        start: '20200831',
+        end: '20200831',
+      });
+      expect(events.body.length).toBe(0);
+    });
+    await withEmulator({ now: NOW, eodEnd: 'exclusive' }, async (emu) => {
+      expect(dates(await eod(emu, { symbol: 'AAPL', start: '20250310', end: '20250314' }))).toEqual(
+        week.slice(0, 4),
+      );
+      expect(await eod(emu, { symbol: 'ZCN25', start: '20250314', end: '20250314' })).toEqual([]);
+      expect(dates(await eod(emu, { symbol: 'AAPL', end: '20250313', maxrecords: '2' }))).toEqual([
+        '2025-03-11',
+        '2025-03-12',
+      ]);
+    });
+  });
+
   it('ignores maxrecords with start, walks back from end without it, reverses with desc', async () => {
     await withEmulator({ now: NOW }, async (emu) => {
       expect(
