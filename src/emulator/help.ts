@@ -24,6 +24,10 @@ Options (default in brackets)
   contentType       [text/plain; charset=utf-8]   Content-Type of CSV bodies
   transfer          chunked | length [chunked]    Transfer-Encoding chunked or Content-Length
   rowCap            integer | none [none]         silent server cap on rows per response (like maxrecords)
+  tickLimit         second | exact [second]       when maxrecords or rowCap cuts a tick response, second
+                                                  also returns the rest of the last tick's second, past
+                                                  the limit (wire-formats §5; desc: the oldest second
+                                                  returned, completed going back); exact stops at N rows
   rateLimit         integer | off [off]           requests per second above which the answer is 429
   retryAfter        seconds [1]                   Retry-After of rate-limit 429s
   maxQueryLength    characters [2048]             longer query strings get HTTP 414

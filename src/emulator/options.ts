@@ -45,6 +45,11 @@ export interface EmulatorOptions {
   transfer: 'chunked' | 'length';
   /** Silent server cap on rows per response; undefined = none. */
   rowCap: number | undefined;
+  /**
+   * A tick limit (`maxrecords`, `rowCap`) cut: `second` also returns the rest of the last second
+   * (wire-formats §5), `exact` stops at exactly N rows (the older reading).
+   */
+  tickLimit: 'second' | 'exact';
   /** Requests per second above which the emulator answers 429; undefined = off. */
   rateLimit: number | undefined;
   /** Seconds sent in `Retry-After` with rate-limit 429s. */
@@ -97,6 +102,7 @@ export function defaultEmulatorOptions(): EmulatorOptions {
     contentType: 'text/plain; charset=utf-8',
     transfer: 'chunked',
     rowCap: undefined,
+    tickLimit: 'second',
     rateLimit: undefined,
     retryAfter: 1,
     maxQueryLength: 2048,
@@ -139,6 +145,7 @@ const CHOICES = {
   unknownSymbol: ['error', 'empty'],
   gzip: ['auto', 'never'],
   transfer: ['chunked', 'length'],
+  tickLimit: ['second', 'exact'],
   tickDay: ['calendar', 'session'],
   barLabel: ['start', 'end'],
   barAlign: ['clock', 'session'],
