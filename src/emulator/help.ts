@@ -79,6 +79,8 @@ Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
   "now".
   Without start: ticks and minutes start at the beginning of end's day (today's without end); with
   end + maxrecords and no start, minutes and EOD walk back as far as data goes, ticks to end's day.
+  Without end: ticks and minutes stop at the end of start's day, except minutes with start +
+  maxrecords, which run to the latest data (wire-formats §5; all three minute endpoints).
   order: asc unless desc (case-insensitive); desc reverses everything, ties included.
   Data starts 2020-01-02. Equities: weekdays except NYSE holidays; ticks 04:00-20:00 ET (outside
   09:30-16:00 sale condition T, excluded by the default filters), minutes 09:30-16:00. Futures: Sunday

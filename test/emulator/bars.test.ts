@@ -94,6 +94,42 @@ describe('emulator: minute bars (§2.2-2.4)', () => {
     });
   });
 
+  it('runs start + maxrecords without end to the latest data (wire-formats §5), not to the day end', async () => {
+    await withEmulator({ now: NOW }, async (emu) => {
+      const times = (query: Record<string, string>) =>
+        historical(emu, MINUTES, { symbol: 'AAPL', start: '20250312', ...query }).then((r) =>
+          crlfLines(r.body).map((line) => line.slice(0, 16)),
+        );
+      const oneDay = await times({});
+      expect([oneDay.length, oneDay[0], oneDay.at(-1)]).toEqual([
+        390,
+        '2025-03-12 09:30',
+        '2025-03-12 15:59',
+      ]);
+      const limited = await times({ maxrecords: '1000' });
+      expect(limited).toHaveLength(1000);
+      expect(limited.slice(0, 390)).toEqual(oneDay);
+      expect(limited.at(-1)?.startsWith('2025-03-14 ')).toBe(true);
+      expect(await times({ maxrecords: '2', order: 'desc' })).toEqual([
+        '2025-03-14 15:59',
+        '2025-03-14 15:58',
+      ]);
+      const nearby = crlfLines(
+        (
+          await historical(emu, 'querynearbyminutes.ashx', {
+            symbol: 'ES',
+            start: '202503121500',
+            maxrecords: '3',
+            order: 'desc',
+          })
+        ).body,
+      );
+      expect(nearby).toHaveLength(3);
+      expect(nearby.every((line) => line.startsWith('ESH25,2025-03-14 15:5'))).toBe(true);
+      expect([...nearby].sort().reverse()).toEqual(nearby);
+    });
+  });
+
   it('walks back across days with end + maxrecords, and sends trend lines of 3 fields', async () => {
     await withEmulator({}, async (emu) => {
       const back = crlfLines(
