@@ -18,7 +18,7 @@ Options (default in brackets)
   errorTexts.unknownSymbol    [Error: unknown symbol <sym>]
   errorTexts.notEntitled      [Error: not entitled to <sym>]
   errorTexts.invalidValue     [Error: invalid value <value> for parameter <name>]  (bad enum, number,
-                              futures-only data on a non-future, non-futures nearby, futures on form-T)
+                              non-futures nearby, futures on form-T)
   unknownSymbol     error | empty [error]         unknown or unentitled symbol: Error line or empty body
   gzip              auto | never [auto]           gzip only when Accept-Encoding asks for it
   contentType       [text/plain; charset=utf-8]   Content-Type of CSV bodies
@@ -99,9 +99,11 @@ Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
   one-digit years mean 2020-2029; contracts listed about 420 days before expiry. Bare roots (ES) are
   not symbols except as the futures-options root.
   EOD: all data (from 2020-01-02 or listing) up to the last closed session; maxrecords ignored with
-  start; nearest/continue/ROOT*n name the contract of each line; contractroll=combined rolls 8 days
-  before expiry; daystoexpiration applies to nearest and continue; splits=false and dividends=false
-  give raw prices; volume plain = average, sum* = sum over the period; 7 fields, futures 8.
+  start; nearest/continue/ROOT*n name the contract of each line; nearest and continue on anything but
+  futures (equities, indices, forex) give its plain records, not an Error line (wire-formats §5);
+  contractroll=combined rolls 8 days before expiry; daystoexpiration applies to nearest and continue;
+  splits=false and dividends=false give raw prices; volume plain = average, sum* = sum over the
+  period; 7 fields, futures 8.
   Events: unknown symbols left out; symbols in request order, then date ascending; end exclusive.
   Date ranges: 'symbols' (or 'symbol'); unknown symbols left out; minutes of equities cover Form-T.
   Futures options: root and date (default: the last closed session); the two nearest live series,

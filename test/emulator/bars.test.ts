@@ -271,6 +271,21 @@ describe('emulator: EOD (§2.5)', () => {
     });
   });
 
+  it('answers nearest and continue on an equity with its plain records (wire-formats §5)', async () => {
+    await withEmulator({}, async (emu) => {
+      const range = { symbol: 'AAPL', start: '20250303', end: '20250314' };
+      const daily = await eod(emu, range);
+      expect(daily).toHaveLength(10);
+      expect(await eod(emu, { ...range, data: 'dailynearest' })).toEqual(daily);
+      expect(await eod(emu, { ...range, data: 'DailyContinue' })).toEqual(daily);
+      const weekly = await eod(emu, { ...range, data: 'weekly' });
+      expect(await eod(emu, { ...range, data: 'weeklynearest' })).toEqual(weekly);
+      expect(
+        await eod(emu, { symbol: '$SPX', start: '20250303', end: '20250307', data: 'dailynearest' }),
+      ).toEqual(await eod(emu, { symbol: '$SPX', start: '20250303', end: '20250307' }));
+    });
+  });
+
   it('back-adjusts older contracts and un-adjusts splits on request', async () => {
     await withEmulator({}, async (emu) => {
       const query = { symbol: 'ES*1', start: '20250317', end: '20250322' };

@@ -49,7 +49,6 @@ describe('emulator: credentials and in-band errors', () => {
     [MINUTES, { symbol: 'AAPL', interval: '0' }, 'Error: invalid value 0 for parameter interval'],
     [TICKS, { symbol: 'AAPL', maxrecords: '-3' }, 'Error: invalid value -3 for parameter maxrecords'],
     [EOD, { symbol: 'AAPL', data: 'hourly' }, 'Error: invalid value hourly for parameter data'],
-    [EOD, { symbol: 'AAPL', data: 'dailynearest' }, 'Error: invalid value dailynearest for parameter data'],
     [EOD, { symbol: 'ESM25', volume: 'most' }, 'Error: invalid value most for parameter volume'],
     [
       EOD,
