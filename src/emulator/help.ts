@@ -28,8 +28,12 @@ Options (default in brackets)
                                                   also returns the rest of the last tick's second, past
                                                   the limit (wire-formats §5; desc: the oldest second
                                                   returned, completed going back); exact stops at N rows
-  rateLimit         integer | off [off]           requests per second above which the answer is 429
+  rateLimit         integer | off [off]           requests per second above which the answer is 429:
+                                                  a sliding one-second window over the GET requests
+                                                  admitted (429s do not count), on every path
   retryAfter        seconds [1]                   Retry-After of rate-limit 429s
+  latency           milliseconds [0]              wait before the response headers of every request
+                                                  (batch benchmarks: 50); faults' slow adds to it
   maxQueryLength    characters [2048]             longer query strings get HTTP 414
   tickDay           calendar | session [calendar] a tick response covers the calendar day of start (of
                                                   end without start) or its session (futures: from 17:00

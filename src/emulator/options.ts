@@ -54,6 +54,8 @@ export interface EmulatorOptions {
   rateLimit: number | undefined;
   /** Seconds sent in `Retry-After` with rate-limit 429s. */
   retryAfter: number;
+  /** Milliseconds waited before the response headers of every request (batch benchmarks). */
+  latency: number;
   maxQueryLength: number;
   tickDay: 'calendar' | 'session';
   barLabel: 'start' | 'end';
@@ -105,6 +107,7 @@ export function defaultEmulatorOptions(): EmulatorOptions {
     tickLimit: 'second',
     rateLimit: undefined,
     retryAfter: 1,
+    latency: 0,
     maxQueryLength: 2048,
     tickDay: 'calendar',
     barLabel: 'start',
@@ -159,7 +162,10 @@ const CHOICES = {
 } as const;
 
 const STRINGS = ['host', 'username', 'password', 'contentType', 'exchangesPath', 'vendorPrefix'] as const;
-const INTEGERS = ['port', 'retryAfter', 'maxQueryLength', 'instrumentsBigCount'] as const;
+const INTEGERS = ['port', 'retryAfter', 'maxQueryLength', 'instrumentsBigCount', 'latency'] as const;
+/** Integers that may be 0, and upper bounds where there is one. */
+const INTEGER_MIN: Record<string, number> = { port: 0, latency: 0 };
+const INTEGER_MAX: Record<string, number> = { port: 65535 };
 const OPTIONAL_INTEGERS = ['rowCap', 'rateLimit', 'ticksPerDay'] as const;
 const BOOLEANS = ['finalNewline', 'cacheBodies'] as const;
 const ERROR_TEXT_KEYS = [
@@ -174,10 +180,11 @@ const ERROR_TEXT_KEYS = [
 const includes = <T extends string>(list: readonly T[], key: string): key is T =>
   (list as readonly string[]).includes(key);
 
-function parseInteger(key: string, value: string, min: number): number {
+function parseInteger(key: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const number = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < min) {
-    throw new Error(`emulator option ${key}: expected an integer >= ${min}, got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < min || number > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}-${max}`;
+    throw new Error(`emulator option ${key}: expected an integer ${range}, got "${value}"`);
   }
   return number;
 }
@@ -211,7 +218,8 @@ function parseFaults(value: string): Fault[] {
  */
 export function parseEmulatorOption(key: string, value: string): Partial<EmulatorOptions> {
   if (includes(STRINGS, key)) return { [key]: value };
-  if (includes(INTEGERS, key)) return { [key]: parseInteger(key, value, key === 'port' ? 0 : 1) };
+  if (includes(INTEGERS, key))
+    return { [key]: parseInteger(key, value, INTEGER_MIN[key] ?? 1, INTEGER_MAX[key]) };
   if (includes(OPTIONAL_INTEGERS, key)) {
     return {
       [key]: value === '' || value === 'none' || value === 'off' ? undefined : parseInteger(key, value, 1),

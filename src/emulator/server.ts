@@ -3,7 +3,7 @@
  * then the endpoint's answer through send.ts. Bases: `/historical`, `/fo`, `/extras`, `/instruments`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { dateRangeRecords } from './date-range.js';
 import { eodRecords } from './eod.js';
 import { eventRecords } from './events.js';
@@ -14,6 +14,7 @@ import { instrumentsFile } from './instruments.js';
 import { minuteRecords } from './minutes.js';
 import { type EmulatorOptions, resolveEmulatorOptions } from './options.js';
 import { type Context, errorLine, parseQuery, ServiceError } from './query.js';
+import { SlidingWindow } from './rate-limit.js';
 import { joinLines, type Records, renderRecords } from './records.js';
 import { type BodyCache, type Outcome, sendOutcome } from './send.js';
 import { tickRecords } from './ticks.js';
@@ -25,6 +26,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   rawQuery: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Sequence number (1, 2, …) of the TCP connection it came on: equal numbers mean keep-alive reuse. */
+  connection: number;
 }
 
 /** A running emulator. */
@@ -199,7 +202,9 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
   const options = resolveEmulatorOptions(partial);
   const requests: RecordedRequest[] = [];
   const cache: BodyCache = new Map();
-  const recent: number[] = [];
+  const rateWindow = new SlidingWindow();
+  const connections = new WeakMap<Socket, number>();
+  let connectionCount = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
@@ -212,7 +217,17 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
       query: parseQuery(rawQuery).all,
       rawQuery,
       headers: { ...req.headers },
+      connection: connections.get(req.socket) ?? 0,
     });
+    // the window counts arrivals, so `latency` delays a 429 like any other answer but never causes one
+    const limited =
+      req.method === 'GET' &&
+      options.rateLimit !== undefined &&
+      !rateWindow.admit(performance.now(), options.rateLimit);
+    if (options.latency > 0) {
+      await new Promise((resolve) => setTimeout(resolve, options.latency));
+      if (res.destroyed) return;
+    }
     const gzip = options.gzip === 'auto' && acceptsGzip(req);
     const mode = { gzip, transfer: options.transfer };
     if (req.method !== 'GET') {
@@ -223,16 +238,11 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
       );
       return;
     }
-    if (options.rateLimit !== undefined) {
-      const now = Date.now();
-      while (recent.length && (recent[0] ?? 0) <= now - 1000) recent.shift();
-      if (recent.length >= options.rateLimit) {
-        const limited = plain(429, 'Too Many Requests\r\n');
-        limited.headers['retry-after'] = String(options.retryAfter);
-        await sendOutcome(res, limited, { gzip: false, transfer: 'length' });
-        return;
-      }
-      recent.push(now);
+    if (limited) {
+      const refused = plain(429, 'Too Many Requests\r\n');
+      refused.headers['retry-after'] = String(options.retryAfter);
+      await sendOutcome(res, refused, { gzip: false, transfer: 'length' });
+      return;
     }
     if (rawQuery.length > options.maxQueryLength) {
       await sendOutcome(res, plain(414, 'URI Too Long\r\n'), { gzip: false, transfer: 'length' });
@@ -275,6 +285,10 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
         res.destroy();
       }
     });
+  });
+  server.on('connection', (socket: Socket) => {
+    connectionCount += 1;
+    connections.set(socket, connectionCount);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
