@@ -11,6 +11,9 @@ Options (default in brackets)
   host [127.0.0.1], port [0 = any free port], username [demo], password [demo]
   lineEnding        crlf | lf [crlf]              line terminator of CSV bodies (wire-formats §1.3)
   finalNewline      true | false [true]           terminate the last line
+  strayLineEnd      true | false [false]          one extra \\r\\n after every CSV data body, empty ones
+                                                  included (real responses may have one, wire-formats
+                                                  §5); never after Error lines, JSON or XML
   errorStatus       200 | 400 | 401 | 403 [200]   HTTP status sent with in-band Error lines
   errorTexts.auth             [Error: invalid username or password]
   errorTexts.missingParameter [Error: missing parameter <name>]

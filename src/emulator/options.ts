@@ -37,6 +37,8 @@ export interface EmulatorOptions {
   password: string;
   lineEnding: 'crlf' | 'lf';
   finalNewline: boolean;
+  /** One extra `\r\n` after every CSV data body, as real responses may have (wire-formats §5). */
+  strayLineEnd: boolean;
   errorStatus: 200 | 400 | 401 | 403;
   errorTexts: ErrorTexts;
   unknownSymbol: 'error' | 'empty';
@@ -90,6 +92,7 @@ export function defaultEmulatorOptions(): EmulatorOptions {
     password: 'demo',
     lineEnding: 'crlf',
     finalNewline: true,
+    strayLineEnd: false,
     errorStatus: 200,
     errorTexts: {
       auth: 'Error: invalid username or password',
@@ -167,7 +170,7 @@ const INTEGERS = ['port', 'retryAfter', 'maxQueryLength', 'instrumentsBigCount',
 const INTEGER_MIN: Record<string, number> = { port: 0, latency: 0 };
 const INTEGER_MAX: Record<string, number> = { port: 65535 };
 const OPTIONAL_INTEGERS = ['rowCap', 'rateLimit', 'ticksPerDay'] as const;
-const BOOLEANS = ['finalNewline', 'cacheBodies'] as const;
+const BOOLEANS = ['finalNewline', 'strayLineEnd', 'cacheBodies'] as const;
 const ERROR_TEXT_KEYS = [
   'auth',
   'missingParameter',

@@ -106,6 +106,12 @@ function cacheKeyOf(pathname: string, params: Map<string, string>): string {
   return `${pathname}?${new URLSearchParams(kept).toString()}`;
 }
 
+/** A CSV data body, followed by the stray line end of `strayLineEnd` (wire-formats §5) when on. */
+function* withStrayLineEnd(chunks: Iterable<string | Buffer>): Generator<string | Buffer> {
+  yield* chunks;
+  yield '\r\n';
+}
+
 /** The normal answer of a request (before body faults). */
 function answer(req: IncomingMessage, pathname: string, rawQuery: string, options: EmulatorOptions): Outcome {
   const { params } = parseQuery(rawQuery);
@@ -122,6 +128,8 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
     eol,
   });
   const cacheKey = options.cacheBodies ? cacheKeyOf(pathname, params) : undefined;
+  const csvBody = (chunks: Iterable<string | Buffer>) =>
+    options.strayLineEnd ? withStrayLineEnd(chunks) : chunks;
   switch (target.type) {
     case 'notFound':
       return plain(404, 'Not Found\r\n');
@@ -160,7 +168,7 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
           return {
             status: 200,
             headers: textHeaders,
-            chunks: renderRecords(records, eol, options.finalNewline),
+            chunks: csvBody(renderRecords(records, eol, options.finalNewline)),
             eol,
             cacheKey,
           };
@@ -183,14 +191,14 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
         return {
           status: 200,
           headers: textHeaders,
-          chunks: joinLines(lines.length ? [lines] : [], eol, options.finalNewline),
+          chunks: csvBody(joinLines(lines.length ? [lines] : [], eol, options.finalNewline)),
           eol,
           cacheKey,
         };
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;
         if (error.isSymbolError && options.unknownSymbol === 'empty')
-          return { status: 200, headers: textHeaders, chunks: [], eol };
+          return { status: 200, headers: textHeaders, chunks: csvBody([]), eol };
         return errorOutcome(error.line);
       }
     }

@@ -100,6 +100,39 @@ describe('emulator: bytes on the wire', () => {
     });
   });
 
+  it('appends one stray CRLF after CSV data bodies with strayLineEnd (wire-formats §5)', async () => {
+    let plain = '';
+    await withEmulator({}, async (emu) => {
+      plain = (await historical(emu, MINUTES, query)).body.toString();
+    });
+    await withEmulator({ strayLineEnd: true }, async (emu) => {
+      expect((await historical(emu, MINUTES, query)).body.toString()).toBe(`${plain}\r\n`);
+      const ticks = (await historical(emu, TICKS, { ...query, maxrecords: '2' })).body.toString();
+      expect(ticks).toMatch(/^[^\r\n]+\r\n[^\r\n]+\r\n\r\n$/);
+      const zipped = await historical(emu, MINUTES, query, { 'accept-encoding': 'gzip' });
+      expect(zipped.body.toString()).toBe(`${plain}\r\n`);
+      expect((await historical(emu, TICKS, { symbol: 'AAPL', start: '20250315' })).body.toString()).toBe(
+        '\r\n',
+      );
+      const options = await get(
+        `${emu.urls.futuresOptions}/futuresoptions?username=demo&password=demo&root=ZC&date=20250313`,
+      );
+      expect(options.body.toString().endsWith('\r\n\r\n')).toBe(true);
+      const json = await get(
+        `${emu.urls.futuresOptions}/futuresoptions/json?username=demo&password=demo&root=ZC&date=20250315`,
+      );
+      expect(json.body.toString()).toBe('[]\n');
+      expect((await historical(emu, TICKS, { symbol: 'NOPE' })).body.toString()).toBe(
+        'Error: unknown symbol NOPE\r\n',
+      );
+    });
+    await withEmulator({ strayLineEnd: true, lineEnding: 'lf' }, async (emu) => {
+      expect((await historical(emu, MINUTES, query)).body.toString()).toBe(
+        `${plain.replace(/\r\n/g, '\n')}\r\n`,
+      );
+    });
+  });
+
   it('gzips only when Accept-Encoding asks and gzip=auto', async () => {
     await withEmulator({}, async (emu) => {
       const url = `${emu.urls.historical}/${MINUTES}?username=demo&password=demo&symbol=AAPL&start=20250314`;
