@@ -255,7 +255,7 @@ export function parseEmulatorOption(key: string, value: string): Partial<Emulato
     const texts = { ...defaultEmulatorOptions().errorTexts, [key.slice('errorTexts.'.length)]: value };
     return { errorTexts: texts };
   }
-  throw new Error(`unknown emulator option "${key}": see the emulator's --help for the list`);
+  throw new Error(`unknown emulator option "${key}": see mdget emulator --help-options for the list`);
 }
 
 /** Minutes of day [from, to) of `HH:MM-HH:MM`, or undefined. */
