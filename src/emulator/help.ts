@@ -56,6 +56,13 @@ Options (default in brackets)
   futuresOptionsShape standard | extended [standard]  extended adds IMPLIED_VOLATILITY (impliedVolatility)
   exchangesPath     [exchanges]                   exchanges list at /extras/<exchangesPath>.php
   exchangesEncoding utf-8 | iso-8859-1 [utf-8]    encoding of the exchanges XML and its prolog
+  exchangesShape    documented | legacy [documented]  legacy: the 2012/2013 documents (wire-formats §5):
+                                                  <?xml version="1.0"?> without an encoding (the bytes
+                                                  still follow exchangesEncoding), attributes id,
+                                                  <prefix>code, delay, description, codes, feewaiver,
+                                                  data_frequency, freedelayed (yes, no or eod), each
+                                                  optional; no time-zone, snapshot or EOD-time ones
+  exchangesCodePrefix lower-case letters [abc]    prefix of the legacy feed-code attribute (abccode)
   extrasAuth        none | query [none]           query: the exchanges list needs username and password
                                                   in the query, else HTTP 401
   vendorPrefix      [vendor]                      prefix of <prefix>ExchangeCode, <prefix>BaseCode,
@@ -116,7 +123,10 @@ Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
   Futures options: root and date (default: the last closed session); the two nearest live series,
   9 strikes each, call then put; CSV or a JSON array ([] when none); errors as plain Error lines.
   Exchanges list: <exchanges> root, neutral attribute names (feedcode, timezone_feed); ICEUS and ICEEU
-  both contain "Futures"; BIG has the large file; ICEEU's file is []; ids are case-sensitive in paths.
+  both contain "Futures", CBOT and CBOTM both contain "cbot"; BIG has the large file; ICEEU's file
+  is []; ids are case-sensitive in paths. The legacy list has every documented id plus NYSE_ARCA,
+  LSE-AIM and TEST_EX-1 (only an id); CBOT and CBOTM share code B; EUREX, OTC PINK and TEST_EX-1
+  have no code; codes include $, e1, l9, p2. Every listed id has an instruments file.
   Instruments: no credentials; ETag and If-None-Match (304); unknown id 404; symbolExpiration years
   have 4 digits; calendar dates are midnight UTC; no embedded definitions in captures by default.
 

@@ -333,6 +333,19 @@ function fixedEntries(id: string, prefix: string): Entry[] | undefined {
       return cmeEntries(prefix);
     case 'CBOT':
       return cbotEntries(prefix);
+    case 'CBOTM':
+      return [
+        {
+          ...simpleEntry('4917813436427460101', 'FUTURE', 'XCN5', 'XCBT', chicago, 8),
+          description: 'Mini-sized Corn',
+          ...vendorKeys(prefix, 'B', 'A', 'CBOT'),
+        },
+        {
+          ...simpleEntry('4917813436427460102', 'FUTURE', 'YMM5', 'XCBT', chicago, 1),
+          description: 'Mini-sized Dow ($5)',
+          ...vendorKeys(prefix, 'B', 'A', 'CBOT'),
+        },
+      ];
     case 'NYMEX':
       return singleRootEntries(
         prefix,
@@ -409,6 +422,19 @@ function fixedEntries(id: string, prefix: string): Entry[] | undefined {
           description: 'DAX Futures – Zürich listing',
         },
       ];
+    // the ids only the legacy exchanges list has (exchanges-legacy.ts)
+    case 'NYSE_ARCA':
+      return [equityEntry(prefix, '3000000000000000601', 'ARCX1', 'ARCX', 'P', 'Synthetic Arca ETF')];
+    case 'LSE-AIM':
+      return [
+        {
+          ...simpleEntry('3000000000000000701', 'EQUITY', 'ABCL', 'XLON', 'Europe/London', 100),
+          currencyCode: 'GBP',
+          description: 'Synthetic AIM listing',
+        },
+      ];
+    case 'TEST_EX-1':
+      return [];
     case 'OTC PINK':
       return [
         {

@@ -72,6 +72,10 @@ export interface EmulatorOptions {
   futuresOptionsShape: 'standard' | 'extended';
   exchangesPath: string;
   exchangesEncoding: 'utf-8' | 'iso-8859-1';
+  /** `documented` (wire-formats §2.9) or `legacy`, the 2012/2013 documents' shape (§5). */
+  exchangesShape: 'documented' | 'legacy';
+  /** Lower-case brand prefix of the legacy `<prefix>code` attribute (three letters in real lists). */
+  exchangesCodePrefix: string;
   extrasAuth: 'none' | 'query';
   vendorPrefix: string;
   faults: Fault[];
@@ -123,6 +127,8 @@ export function defaultEmulatorOptions(): EmulatorOptions {
     futuresOptionsShape: 'standard',
     exchangesPath: 'exchanges',
     exchangesEncoding: 'utf-8',
+    exchangesShape: 'documented',
+    exchangesCodePrefix: 'abc',
     extrasAuth: 'none',
     vendorPrefix: 'vendor',
     faults: [],
@@ -161,6 +167,7 @@ const CHOICES = {
   dateRangeShape: ['symbol-first-last', 'symbol-first-last-count'],
   futuresOptionsShape: ['standard', 'extended'],
   exchangesEncoding: ['utf-8', 'iso-8859-1'],
+  exchangesShape: ['documented', 'legacy'],
   extrasAuth: ['none', 'query'],
 } as const;
 
@@ -243,6 +250,11 @@ export function parseEmulatorOption(key: string, value: string): Partial<Emulato
     if (!parseHoursRange(value))
       throw new Error(`emulator option formTHours: expected HH:MM-HH:MM, got "${value}"`);
     return { formTHours: value };
+  }
+  if (key === 'exchangesCodePrefix') {
+    if (!/^[a-z]+$/.test(value))
+      throw new Error(`emulator option exchangesCodePrefix: expected lower-case letters, got "${value}"`);
+    return { exchangesCodePrefix: value };
   }
   if (key === 'faults') return { faults: parseFaults(value) };
   if (key === 'now') {

@@ -135,7 +135,7 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
       return plain(404, 'Not Found\r\n');
     case 'exchanges': {
       if (options.extrasAuth === 'query' && !credentialsOk) return plain(401, 'Unauthorized\r\n');
-      const xml = exchangesXml(options.exchangesEncoding);
+      const xml = exchangesXml(options);
       const body =
         options.exchangesEncoding === 'utf-8' ? Buffer.from(xml, 'utf8') : Buffer.from(xml, 'latin1');
       return {
