@@ -71,6 +71,11 @@ Options (default in brackets)
   cacheBodies       true | false [false]          replay a generated body from memory for the same path
                                                   and query (credentials ignored), with Content-Length
   instrumentsBigCount integer [100000]            entries of BIG-instruments.json (streamed)
+  instrumentsSchema compact | full [compact]      BIG entries: compact (about 250 bytes) or full, every
+                                                  field of wire-formats §3.2 as in the §3.3 sample
+                                                  (about 1.2 KB: 200000 entries make about 230 MiB);
+                                                  generated as a stream, ids above 2^53 as strings;
+                                                  with transfer=length a first pass measures the body
   now               ISO time [the real clock]     the emulator's clock: "today" and the data cut-off
   faults            JSON: one fault or an array [none]
 

@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import { type Contract, contractOf, marketByCode } from './catalogue.js';
 import { dayOf, MS_PER_DAY, ymdOf } from './dates.js';
+import { fullEntryWriter } from './instruments-full.js';
+import type { EmulatorOptions } from './options.js';
 
 /** A JSON value of an instrument entry. */
 type Json = string | number | boolean | Json[] | { [key: string]: Json | undefined };
@@ -515,10 +517,13 @@ function entryText(entry: Entry): string {
   return JSON.stringify(omitDefaults(entry));
 }
 
-function* bigChunks(count: number, prefix: string): Generator<string> {
+/** The BIG file, about 128 KiB at a time: never the whole file in memory, whatever its size. */
+function* bigChunks(count: number, prefix: string, full: boolean): Generator<string> {
+  const fullEntry = full ? fullEntryWriter('BIG', prefix) : undefined;
   let chunk = '[';
   for (let i = 0; i < count; i++) {
-    chunk += (i ? ',\n' : '\n') + entryText(syntheticEntry('BIG', i, prefix));
+    const entry = fullEntry ? fullEntry(i) : entryText(syntheticEntry('BIG', i, prefix));
+    chunk += (i ? ',\n' : '\n') + entry;
     if (chunk.length >= 128 * 1024) {
       yield chunk;
       chunk = '';
@@ -528,10 +533,15 @@ function* bigChunks(count: number, prefix: string): Generator<string> {
 }
 
 /** The instruments file of an exchange id (exact, case-sensitive like a static file), or undefined. */
-export function instrumentsFile(id: string, prefix: string, bigCount: number): InstrumentsFile | undefined {
+export function instrumentsFile(
+  id: string,
+  options: Pick<EmulatorOptions, 'vendorPrefix' | 'instrumentsBigCount' | 'instrumentsSchema'>,
+): InstrumentsFile | undefined {
+  const { vendorPrefix: prefix, instrumentsBigCount: bigCount, instrumentsSchema: schema } = options;
   if (id === 'BIG') {
-    const etag = `"${createHash('sha1').update(`BIG|${bigCount}|${prefix}`).digest('hex').slice(0, 16)}"`;
-    return { etag, chunks: () => bigChunks(bigCount, prefix) };
+    const key = `BIG|${bigCount}|${prefix}|${schema}`;
+    const etag = `"${createHash('sha1').update(key).digest('hex').slice(0, 16)}"`;
+    return { etag, chunks: () => bigChunks(bigCount, prefix, schema === 'full') };
   }
   const entries = fixedEntries(id, prefix);
   if (!entries) return undefined;

@@ -146,7 +146,7 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
       };
     }
     case 'instruments': {
-      const file = instrumentsFile(target.id, options.vendorPrefix, options.instrumentsBigCount);
+      const file = instrumentsFile(target.id, options);
       if (!file) return plain(404, 'Not Found\r\n');
       const headers = { 'content-type': 'application/json', etag: file.etag };
       const ifNoneMatch = req.headers['if-none-match'];
@@ -157,7 +157,7 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
       ) {
         return { status: 304, headers: { etag: file.etag }, chunks: [], eol: '\n' };
       }
-      return { status: 200, headers, chunks: file.chunks(), eol: '\n', cacheKey };
+      return { status: 200, headers, chunks: file.chunks(), replay: file.chunks, eol: '\n', cacheKey };
     }
     case 'csv':
     case 'futuresOptions': {

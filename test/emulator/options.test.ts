@@ -42,6 +42,7 @@ describe('emulator options', () => {
       faults: [],
       cacheBodies: false,
       instrumentsBigCount: 100_000,
+      instrumentsSchema: 'compact',
     });
     expect(defaults.errorTexts.auth).toBe('Error: invalid username or password');
   });
@@ -70,6 +71,7 @@ describe('emulator options', () => {
     ['formTHours', '07:00-18:30', { formTHours: '07:00-18:30' }],
     ['vendorPrefix', 'acme', { vendorPrefix: 'acme' }],
     ['exchangesShape', 'legacy', { exchangesShape: 'legacy' }],
+    ['instrumentsSchema', 'full', { instrumentsSchema: 'full' }],
     ['exchangesCodePrefix', 'xyz', { exchangesCodePrefix: 'xyz' }],
     ['faults', '{"kind":"status","status":503}', { faults: [{ kind: 'status', status: 503 }] }],
     ['now', '2025-03-14T15:00:00Z', { now: new Date('2025-03-14T15:00:00Z') }],
