@@ -94,8 +94,7 @@ Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
   '+' reads as a space; unknown parameters are ignored and recorded. Never redirects (but the fault).
   Credentials: every /historical and /fo request needs username and password, else the auth Error line.
   Dates: yyyymmdd[hhmm[ss]] (8, 12 or 14 digits), market wall clock: America/New_York for equities,
-  America/Chicago for everything else; start inclusive, end exclusive (EOD: see eodEnd); no data after
-  "now".
+  America/Chicago for everything else; start inclusive, end exclusive (EOD: eodEnd); no data after now.
   Without start: ticks and minutes start at the beginning of end's day (today's without end); with
   end + maxrecords and no start, minutes and EOD walk back as far as data goes, ticks to end's day.
   Without end: ticks and minutes stop at the end of start's day, except minutes with start +

@@ -3,9 +3,9 @@ import { defaultEmulatorOptions, EMULATOR_HELP, parseEmulatorOption } from '../.
 import { withEmulator } from '../helpers/with-emulator.js';
 
 describe('emulator options', () => {
-  it('has the defaults of wire-formats §4', () => {
+  it('has the defaults of wire-formats §4 and §5, every option listed', () => {
     const defaults = defaultEmulatorOptions();
-    expect(defaults).toMatchObject({
+    expect(defaults).toStrictEqual({
       host: '127.0.0.1',
       port: 0,
       username: 'demo',
@@ -39,12 +39,21 @@ describe('emulator options', () => {
       exchangesCodePrefix: 'abc',
       extrasAuth: 'none',
       vendorPrefix: 'vendor',
+      errorTexts: {
+        auth: 'Error: invalid username or password',
+        missingParameter: 'Error: missing parameter <name>',
+        invalidDate: 'Error: invalid date <value>',
+        unknownSymbol: 'Error: unknown symbol <sym>',
+        notEntitled: 'Error: not entitled to <sym>',
+        invalidValue: 'Error: invalid value <value> for parameter <name>',
+      },
       faults: [],
+      ticksPerDay: undefined,
       cacheBodies: false,
       instrumentsBigCount: 100_000,
       instrumentsSchema: 'compact',
+      now: undefined,
     });
-    expect(defaults.errorTexts.auth).toBe('Error: invalid username or password');
   });
 
   it('states every option in the help text', () => {
