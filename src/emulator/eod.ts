@@ -251,7 +251,7 @@ function periodBars(bars: DailyBar[], request: EodRequest, useLast: boolean): Da
   });
 }
 
-/** Parses `data`: a period plus an optional futures-only suffix. */
+/** Parses `data`: a period plus an optional suffix that only futures act on. */
 function parseData(ctx: Context): { period: Period; mode: '' | 'nearest' | 'continue' } {
   const value = ctx.params.get('data');
   if (value === undefined) return { period: 'daily', mode: '' };
@@ -265,7 +265,7 @@ export function eodRecords(ctx: Context): Iterable<Block> {
   const symbol = requireParam(ctx, 'symbol');
   const startDay = dayParam(ctx, 'start');
   const endDay = dayParam(ctx, 'end');
-  const { period, mode } = parseData(ctx);
+  const { period, mode: asked } = parseData(ctx);
   const volume = choiceParam(ctx, 'volume', VOLUMES, 'contract');
   const backadjust = boolParam(ctx, 'backadjust', false);
   const daysToExpiration = intParam(ctx, 'daystoexpiration', 0, 60) ?? 1;
@@ -278,8 +278,8 @@ export function eodRecords(ctx: Context): Iterable<Block> {
   const selection = selectionOf(ctx, startDay !== undefined, endDay !== undefined, startDay !== undefined);
   const instrument = resolveSymbol(ctx, symbol);
   const { market } = instrument;
-  if (mode && !market.futures)
-    fail(ctx, 'invalidValue', { name: 'data', value: ctx.params.get('data') ?? '' });
+  // the 2010 manual: nearest and continue on an equity return its plain records (wire-formats §5)
+  const mode = market.futures ? asked : '';
   const request: EodRequest = {
     instrument,
     period,
@@ -294,10 +294,11 @@ export function eodRecords(ctx: Context): Iterable<Block> {
   };
   const nowMinute = Math.floor(nowWall(ctx, market.zone) / 60_000);
   const firstDay = Math.max(startDay ?? DATA_START_DAY, DATA_START_DAY);
-  const lastDay = Math.min(
-    endDay === undefined ? Number.MAX_SAFE_INTEGER : endDay - 1,
-    latestCompleteDay(market, nowMinute),
-  );
+  // the 2010 manual: "records up to, and including, this value" (wire-formats §5); eodEnd=exclusive
+  // keeps the §1.2 reading that came before it
+  const lastRequested =
+    ctx.options.eodEnd === 'inclusive' ? endDay : endDay === undefined ? undefined : endDay - 1;
+  const lastDay = Math.min(lastRequested ?? Number.MAX_SAFE_INTEGER, latestCompleteDay(market, nowMinute));
   const bars =
     lastDay >= firstDay
       ? periodBars(dailyBars(request, firstDay, lastDay), request, ctx.options.periodDate === 'last')

@@ -1,8 +1,12 @@
 /**
  * The exchanges list (wire-formats §2.9): `<exchanges>` of `exchange` elements carrying everything in
  * attributes. `ICEUS` and `ICEEU` both say "Futures" in their description, so a search is ambiguous;
- * `BIG` has the large instruments file; `OTC PINK` has a space in its id and lacks some attributes.
+ * `CBOT` and `CBOTM` both contain "cbot"; `BIG` has the large instruments file; `OTC PINK` has a
+ * space in its id and lacks some attributes. `exchangesShape=legacy` serves the 2012/2013 shape
+ * instead (exchanges-legacy.ts).
  */
+import { LEGACY_EXCHANGES } from './exchanges-legacy.js';
+import type { EmulatorOptions } from './options.js';
 
 /** One exchange of the list; attributes absent when undefined. */
 export interface ExchangeEntry {
@@ -39,6 +43,11 @@ export const EXCHANGES: readonly ExchangeEntry[] = [
     eod_cutoff_time: '16:00:00',
   }),
   exchange('CBOT', 'Chicago Board of Trade', {
+    ...common('B', '10', 'CBOT,XCBT', US_FUTURES),
+    eod_release_time: '17:30:00',
+    eod_cutoff_time: '16:00:00',
+  }),
+  exchange('CBOTM', 'CBOT Mini-sized', {
     ...common('B', '10', 'CBOT,XCBT', US_FUTURES),
     eod_release_time: '17:30:00',
     eod_cutoff_time: '16:00:00',
@@ -119,14 +128,30 @@ export const EXCHANGES: readonly ExchangeEntry[] = [
 const escapeXml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The XML document, its prolog declaring `encoding` (the bytes must then be encoded so). */
-export function exchangesXml(encoding: 'utf-8' | 'iso-8859-1'): string {
-  const lines = [`<?xml version="1.0" encoding="${encoding.toUpperCase()}"?>`, '<exchanges>'];
-  for (const entry of EXCHANGES) {
-    const attributes = Object.entries({ id: entry.id, description: entry.description, ...entry.attributes })
-      .map(([name, value]) => `${name}="${escapeXml(value)}"`)
-      .join(' ');
-    lines.push(`  <exchange ${attributes}/>`);
+/**
+ * The XML document of the configured shape. The documented prolog declares `exchangesEncoding` (the
+ * bytes must then be encoded so); the legacy one declares none, whatever the bytes are.
+ */
+export function exchangesXml(
+  options: Pick<EmulatorOptions, 'exchangesShape' | 'exchangesEncoding' | 'exchangesCodePrefix'>,
+): string {
+  const legacy = options.exchangesShape === 'legacy';
+  const lines = [
+    legacy
+      ? '<?xml version="1.0"?>'
+      : `<?xml version="1.0" encoding="${options.exchangesEncoding.toUpperCase()}"?>`,
+    '<exchanges>',
+  ];
+  const elements = legacy
+    ? LEGACY_EXCHANGES.map((entry) =>
+        entry.map(([name, value]) => [name === 'code' ? `${options.exchangesCodePrefix}code` : name, value]),
+      )
+    : EXCHANGES.map((entry) =>
+        Object.entries({ id: entry.id, description: entry.description, ...entry.attributes }),
+      );
+  for (const attributes of elements) {
+    const text = attributes.map(([name, value]) => `${name}="${escapeXml(value ?? '')}"`).join(' ');
+    lines.push(`  <exchange ${text}/>`);
   }
   lines.push('</exchanges>', '');
   return lines.join('\n');

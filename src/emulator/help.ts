@@ -11,6 +11,9 @@ Options (default in brackets)
   host [127.0.0.1], port [0 = any free port], username [demo], password [demo]
   lineEnding        crlf | lf [crlf]              line terminator of CSV bodies (wire-formats §1.3)
   finalNewline      true | false [true]           terminate the last line
+  strayLineEnd      true | false [false]          one extra \\r\\n after every CSV data body, empty ones
+                                                  included (real responses may have one, wire-formats
+                                                  §5); never after Error lines, JSON or XML
   errorStatus       200 | 400 | 401 | 403 [200]   HTTP status sent with in-band Error lines
   errorTexts.auth             [Error: invalid username or password]
   errorTexts.missingParameter [Error: missing parameter <name>]
@@ -18,14 +21,22 @@ Options (default in brackets)
   errorTexts.unknownSymbol    [Error: unknown symbol <sym>]
   errorTexts.notEntitled      [Error: not entitled to <sym>]
   errorTexts.invalidValue     [Error: invalid value <value> for parameter <name>]  (bad enum, number,
-                              futures-only data on a non-future, non-futures nearby, futures on form-T)
+                              non-futures nearby, futures on form-T)
   unknownSymbol     error | empty [error]         unknown or unentitled symbol: Error line or empty body
   gzip              auto | never [auto]           gzip only when Accept-Encoding asks for it
   contentType       [text/plain; charset=utf-8]   Content-Type of CSV bodies
   transfer          chunked | length [chunked]    Transfer-Encoding chunked or Content-Length
   rowCap            integer | none [none]         silent server cap on rows per response (like maxrecords)
-  rateLimit         integer | off [off]           requests per second above which the answer is 429
+  tickLimit         second | exact [second]       when maxrecords or rowCap cuts a tick response, second
+                                                  also returns the rest of the last tick's second, past
+                                                  the limit (wire-formats §5; desc: the oldest second
+                                                  returned, completed going back); exact stops at N rows
+  rateLimit         integer | off [off]           requests per second above which the answer is 429:
+                                                  a sliding one-second window over the GET requests
+                                                  admitted (429s do not count), on every path
   retryAfter        seconds [1]                   Retry-After of rate-limit 429s
+  latency           milliseconds [0]              wait before the response headers of every request
+                                                  (batch benchmarks: 50); faults' slow adds to it
   maxQueryLength    characters [2048]             longer query strings get HTTP 414
   tickDay           calendar | session [calendar] a tick response covers the calendar day of start (of
                                                   end without start) or its session (futures: from 17:00
@@ -37,11 +48,21 @@ Options (default in brackets)
   formTHours        HH:MM-HH:MM [04:00-20:00]     Form-T minutes, Eastern time
   periodDate        first | last [first]          date of weekly and longer EOD lines: the period's first
                                                   or last trading day
+  eodEnd            inclusive | exclusive [inclusive]  EOD end: records up to and including end's day
+                                                  (the vendor's 2010 manual, wire-formats §5), or before
+                                                  it (the older reading); events keep end exclusive
   splitNotation     4-1 | 4:1 | 4/1 | ratio [4-1]  VALUE of Split events
   dateRangeShape    symbol-first-last | symbol-first-last-count [symbol-first-last]
   futuresOptionsShape standard | extended [standard]  extended adds IMPLIED_VOLATILITY (impliedVolatility)
   exchangesPath     [exchanges]                   exchanges list at /extras/<exchangesPath>.php
   exchangesEncoding utf-8 | iso-8859-1 [utf-8]    encoding of the exchanges XML and its prolog
+  exchangesShape    documented | legacy [documented]  legacy: the 2012/2013 documents (wire-formats §5):
+                                                  <?xml version="1.0"?> without an encoding (the bytes
+                                                  still follow exchangesEncoding), attributes id,
+                                                  <prefix>code, delay, description, codes, feewaiver,
+                                                  data_frequency, freedelayed (yes, no or eod), each
+                                                  optional; no time-zone, snapshot or EOD-time ones
+  exchangesCodePrefix lower-case letters [abc]    prefix of the legacy feed-code attribute (abccode)
   extrasAuth        none | query [none]           query: the exchanges list needs username and password
                                                   in the query, else HTTP 401
   vendorPrefix      [vendor]                      prefix of <prefix>ExchangeCode, <prefix>BaseCode,
@@ -50,6 +71,11 @@ Options (default in brackets)
   cacheBodies       true | false [false]          replay a generated body from memory for the same path
                                                   and query (credentials ignored), with Content-Length
   instrumentsBigCount integer [100000]            entries of BIG-instruments.json (streamed)
+  instrumentsSchema compact | full [compact]      BIG entries: compact (about 250 bytes) or full, every
+                                                  field of wire-formats §3.2 as in the §3.3 sample
+                                                  (about 1.2 KB: 200000 entries make about 230 MiB);
+                                                  generated as a stream, ids above 2^53 as strings;
+                                                  with transfer=length a first pass measures the body
   now               ISO time [the real clock]     the emulator's clock: "today" and the data cut-off
   faults            JSON: one fault or an array [none]
 
@@ -68,9 +94,11 @@ Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
   '+' reads as a space; unknown parameters are ignored and recorded. Never redirects (but the fault).
   Credentials: every /historical and /fo request needs username and password, else the auth Error line.
   Dates: yyyymmdd[hhmm[ss]] (8, 12 or 14 digits), market wall clock: America/New_York for equities,
-  America/Chicago for everything else; start inclusive, end exclusive; no data after "now".
+  America/Chicago for everything else; start inclusive, end exclusive (EOD: eodEnd); no data after now.
   Without start: ticks and minutes start at the beginning of end's day (today's without end); with
   end + maxrecords and no start, minutes and EOD walk back as far as data goes, ticks to end's day.
+  Without end: ticks and minutes stop at the end of start's day, except minutes with start +
+  maxrecords, which run to the latest data (wire-formats §5; all three minute endpoints).
   order: asc unless desc (case-insensitive); desc reverses everything, ties included.
   Data starts 2020-01-02. Equities: weekdays except NYSE holidays; ticks 04:00-20:00 ET (outside
   09:30-16:00 sale condition T, excluded by the default filters), minutes 09:30-16:00. Futures: Sunday
@@ -89,15 +117,20 @@ Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
   one-digit years mean 2020-2029; contracts listed about 420 days before expiry. Bare roots (ES) are
   not symbols except as the futures-options root.
   EOD: all data (from 2020-01-02 or listing) up to the last closed session; maxrecords ignored with
-  start; nearest/continue/ROOT*n name the contract of each line; contractroll=combined rolls 8 days
-  before expiry; daystoexpiration applies to nearest and continue; splits=false and dividends=false
-  give raw prices; volume plain = average, sum* = sum over the period; 7 fields, futures 8.
+  start; nearest/continue/ROOT*n name the contract of each line; nearest and continue on anything but
+  futures (equities, indices, forex) give its plain records, not an Error line (wire-formats §5);
+  contractroll=combined rolls 8 days before expiry; daystoexpiration applies to nearest and continue;
+  splits=false and dividends=false give raw prices; volume plain = average, sum* = sum over the
+  period; 7 fields, futures 8.
   Events: unknown symbols left out; symbols in request order, then date ascending; end exclusive.
   Date ranges: 'symbols' (or 'symbol'); unknown symbols left out; minutes of equities cover Form-T.
   Futures options: root and date (default: the last closed session); the two nearest live series,
   9 strikes each, call then put; CSV or a JSON array ([] when none); errors as plain Error lines.
   Exchanges list: <exchanges> root, neutral attribute names (feedcode, timezone_feed); ICEUS and ICEEU
-  both contain "Futures"; BIG has the large file; ICEEU's file is []; ids are case-sensitive in paths.
+  both contain "Futures", CBOT and CBOTM both contain "cbot"; BIG has the large file; ICEEU's file
+  is []; ids are case-sensitive in paths. The legacy list has every documented id plus NYSE_ARCA,
+  LSE-AIM and TEST_EX-1 (only an id); CBOT and CBOTM share code B; EUREX, OTC PINK and TEST_EX-1
+  have no code; codes include $, e1, l9, p2. Every listed id has an instruments file.
   Instruments: no credentials; ETag and If-None-Match (304); unknown id 404; symbolExpiration years
   have 4 digits; calendar dates are midnight UTC; no embedded definitions in captures by default.
 

@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import { type Contract, contractOf, marketByCode } from './catalogue.js';
 import { dayOf, MS_PER_DAY, ymdOf } from './dates.js';
+import { fullEntryWriter } from './instruments-full.js';
+import type { EmulatorOptions } from './options.js';
 
 /** A JSON value of an instrument entry. */
 type Json = string | number | boolean | Json[] | { [key: string]: Json | undefined };
@@ -333,6 +335,19 @@ function fixedEntries(id: string, prefix: string): Entry[] | undefined {
       return cmeEntries(prefix);
     case 'CBOT':
       return cbotEntries(prefix);
+    case 'CBOTM':
+      return [
+        {
+          ...simpleEntry('4917813436427460101', 'FUTURE', 'XCN5', 'XCBT', chicago, 8),
+          description: 'Mini-sized Corn',
+          ...vendorKeys(prefix, 'B', 'A', 'CBOT'),
+        },
+        {
+          ...simpleEntry('4917813436427460102', 'FUTURE', 'YMM5', 'XCBT', chicago, 1),
+          description: 'Mini-sized Dow ($5)',
+          ...vendorKeys(prefix, 'B', 'A', 'CBOT'),
+        },
+      ];
     case 'NYMEX':
       return singleRootEntries(
         prefix,
@@ -409,6 +424,19 @@ function fixedEntries(id: string, prefix: string): Entry[] | undefined {
           description: 'DAX Futures – Zürich listing',
         },
       ];
+    // the ids only the legacy exchanges list has (exchanges-legacy.ts)
+    case 'NYSE_ARCA':
+      return [equityEntry(prefix, '3000000000000000601', 'ARCX1', 'ARCX', 'P', 'Synthetic Arca ETF')];
+    case 'LSE-AIM':
+      return [
+        {
+          ...simpleEntry('3000000000000000701', 'EQUITY', 'ABCL', 'XLON', 'Europe/London', 100),
+          currencyCode: 'GBP',
+          description: 'Synthetic AIM listing',
+        },
+      ];
+    case 'TEST_EX-1':
+      return [];
     case 'OTC PINK':
       return [
         {
@@ -489,10 +517,13 @@ function entryText(entry: Entry): string {
   return JSON.stringify(omitDefaults(entry));
 }
 
-function* bigChunks(count: number, prefix: string): Generator<string> {
+/** The BIG file, about 128 KiB at a time: never the whole file in memory, whatever its size. */
+function* bigChunks(count: number, prefix: string, full: boolean): Generator<string> {
+  const fullEntry = full ? fullEntryWriter('BIG', prefix) : undefined;
   let chunk = '[';
   for (let i = 0; i < count; i++) {
-    chunk += (i ? ',\n' : '\n') + entryText(syntheticEntry('BIG', i, prefix));
+    const entry = fullEntry ? fullEntry(i) : entryText(syntheticEntry('BIG', i, prefix));
+    chunk += (i ? ',\n' : '\n') + entry;
     if (chunk.length >= 128 * 1024) {
       yield chunk;
       chunk = '';
@@ -502,10 +533,15 @@ function* bigChunks(count: number, prefix: string): Generator<string> {
 }
 
 /** The instruments file of an exchange id (exact, case-sensitive like a static file), or undefined. */
-export function instrumentsFile(id: string, prefix: string, bigCount: number): InstrumentsFile | undefined {
+export function instrumentsFile(
+  id: string,
+  options: Pick<EmulatorOptions, 'vendorPrefix' | 'instrumentsBigCount' | 'instrumentsSchema'>,
+): InstrumentsFile | undefined {
+  const { vendorPrefix: prefix, instrumentsBigCount: bigCount, instrumentsSchema: schema } = options;
   if (id === 'BIG') {
-    const etag = `"${createHash('sha1').update(`BIG|${bigCount}|${prefix}`).digest('hex').slice(0, 16)}"`;
-    return { etag, chunks: () => bigChunks(bigCount, prefix) };
+    const key = `BIG|${bigCount}|${prefix}|${schema}`;
+    const etag = `"${createHash('sha1').update(key).digest('hex').slice(0, 16)}"`;
+    return { etag, chunks: () => bigChunks(bigCount, prefix, schema === 'full') };
   }
   const entries = fixedEntries(id, prefix);
   if (!entries) return undefined;

@@ -185,7 +185,9 @@ export function minuteRecords(ctx: Context, variant: MinuteVariant): Iterable<Bl
   // no start: the start of end's day, or as far as data goes when walking back with maxrecords (§1.6)
   const dayStart = (ms: number) => Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
   const fromMs = start ?? (selection.tail ? (DATA_START_DAY - 1) * MS_PER_DAY : dayStart(end ?? now));
-  const toMs = Math.min(end ?? dayStart(start ?? now) + MS_PER_DAY, now);
+  // no end: the end of start's day, but with start + maxrecords the latest data (wire-formats §5)
+  const runsToLatest = start !== undefined && ctx.params.has('maxrecords');
+  const toMs = Math.min(end ?? (runsToLatest ? now : dayStart(start ?? now) + MS_PER_DAY), now);
   if (fromMs >= toMs) return [];
   const fromMinute = Math.ceil(fromMs / MS_PER_MINUTE);
   const toMinute = Math.ceil(toMs / MS_PER_MINUTE);

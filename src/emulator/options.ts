@@ -37,6 +37,8 @@ export interface EmulatorOptions {
   password: string;
   lineEnding: 'crlf' | 'lf';
   finalNewline: boolean;
+  /** One extra `\r\n` after every CSV data body, as real responses may have (wire-formats §5). */
+  strayLineEnd: boolean;
   errorStatus: 200 | 400 | 401 | 403;
   errorTexts: ErrorTexts;
   unknownSymbol: 'error' | 'empty';
@@ -45,10 +47,17 @@ export interface EmulatorOptions {
   transfer: 'chunked' | 'length';
   /** Silent server cap on rows per response; undefined = none. */
   rowCap: number | undefined;
+  /**
+   * A tick limit (`maxrecords`, `rowCap`) cut: `second` also returns the rest of the last second
+   * (wire-formats §5), `exact` stops at exactly N rows (the older reading).
+   */
+  tickLimit: 'second' | 'exact';
   /** Requests per second above which the emulator answers 429; undefined = off. */
   rateLimit: number | undefined;
   /** Seconds sent in `Retry-After` with rate-limit 429s. */
   retryAfter: number;
+  /** Milliseconds waited before the response headers of every request (batch benchmarks). */
+  latency: number;
   maxQueryLength: number;
   tickDay: 'calendar' | 'session';
   barLabel: 'start' | 'end';
@@ -56,11 +65,17 @@ export interface EmulatorOptions {
   /** Form-T minutes, Eastern wall clock, `HH:MM-HH:MM`. */
   formTHours: string;
   periodDate: 'first' | 'last';
+  /** EOD `end`: inclusive as the vendor's 2010 manual says (wire-formats §5), or the older exclusive reading. */
+  eodEnd: 'inclusive' | 'exclusive';
   splitNotation: '4-1' | '4:1' | '4/1' | 'ratio';
   dateRangeShape: 'symbol-first-last' | 'symbol-first-last-count';
   futuresOptionsShape: 'standard' | 'extended';
   exchangesPath: string;
   exchangesEncoding: 'utf-8' | 'iso-8859-1';
+  /** `documented` (wire-formats §2.9) or `legacy`, the 2012/2013 documents' shape (§5). */
+  exchangesShape: 'documented' | 'legacy';
+  /** Lower-case brand prefix of the legacy `<prefix>code` attribute (three letters in real lists). */
+  exchangesCodePrefix: string;
   extrasAuth: 'none' | 'query';
   vendorPrefix: string;
   faults: Fault[];
@@ -68,6 +83,11 @@ export interface EmulatorOptions {
   ticksPerDay: number | undefined;
   cacheBodies: boolean;
   instrumentsBigCount: number;
+  /**
+   * Entries of BIG-instruments.json: `compact` (about 250 bytes) or `full`, every field of
+   * wire-formats §3.2 as in the §3.3 sample (about 1.2 KB: 200,000 entries make about 230 MiB).
+   */
+  instrumentsSchema: 'compact' | 'full';
   /** The emulator's clock ("today", data cut-off); undefined = the real clock. */
   now: Date | undefined;
 }
@@ -81,6 +101,7 @@ export function defaultEmulatorOptions(): EmulatorOptions {
     password: 'demo',
     lineEnding: 'crlf',
     finalNewline: true,
+    strayLineEnd: false,
     errorStatus: 200,
     errorTexts: {
       auth: 'Error: invalid username or password',
@@ -95,25 +116,31 @@ export function defaultEmulatorOptions(): EmulatorOptions {
     contentType: 'text/plain; charset=utf-8',
     transfer: 'chunked',
     rowCap: undefined,
+    tickLimit: 'second',
     rateLimit: undefined,
     retryAfter: 1,
+    latency: 0,
     maxQueryLength: 2048,
     tickDay: 'calendar',
     barLabel: 'start',
     barAlign: 'clock',
     formTHours: '04:00-20:00',
     periodDate: 'first',
+    eodEnd: 'inclusive',
     splitNotation: '4-1',
     dateRangeShape: 'symbol-first-last',
     futuresOptionsShape: 'standard',
     exchangesPath: 'exchanges',
     exchangesEncoding: 'utf-8',
+    exchangesShape: 'documented',
+    exchangesCodePrefix: 'abc',
     extrasAuth: 'none',
     vendorPrefix: 'vendor',
     faults: [],
     ticksPerDay: undefined,
     cacheBodies: false,
     instrumentsBigCount: 100_000,
+    instrumentsSchema: 'compact',
     now: undefined,
   };
 }
@@ -136,21 +163,28 @@ const CHOICES = {
   unknownSymbol: ['error', 'empty'],
   gzip: ['auto', 'never'],
   transfer: ['chunked', 'length'],
+  tickLimit: ['second', 'exact'],
   tickDay: ['calendar', 'session'],
   barLabel: ['start', 'end'],
   barAlign: ['clock', 'session'],
   periodDate: ['first', 'last'],
+  eodEnd: ['inclusive', 'exclusive'],
   splitNotation: ['4-1', '4:1', '4/1', 'ratio'],
   dateRangeShape: ['symbol-first-last', 'symbol-first-last-count'],
   futuresOptionsShape: ['standard', 'extended'],
   exchangesEncoding: ['utf-8', 'iso-8859-1'],
+  exchangesShape: ['documented', 'legacy'],
   extrasAuth: ['none', 'query'],
+  instrumentsSchema: ['compact', 'full'],
 } as const;
 
 const STRINGS = ['host', 'username', 'password', 'contentType', 'exchangesPath', 'vendorPrefix'] as const;
-const INTEGERS = ['port', 'retryAfter', 'maxQueryLength', 'instrumentsBigCount'] as const;
+const INTEGERS = ['port', 'retryAfter', 'maxQueryLength', 'instrumentsBigCount', 'latency'] as const;
+/** Integers that may be 0, and upper bounds where there is one. */
+const INTEGER_MIN: Record<string, number> = { port: 0, latency: 0 };
+const INTEGER_MAX: Record<string, number> = { port: 65535 };
 const OPTIONAL_INTEGERS = ['rowCap', 'rateLimit', 'ticksPerDay'] as const;
-const BOOLEANS = ['finalNewline', 'cacheBodies'] as const;
+const BOOLEANS = ['finalNewline', 'strayLineEnd', 'cacheBodies'] as const;
 const ERROR_TEXT_KEYS = [
   'auth',
   'missingParameter',
@@ -163,10 +197,11 @@ const ERROR_TEXT_KEYS = [
 const includes = <T extends string>(list: readonly T[], key: string): key is T =>
   (list as readonly string[]).includes(key);
 
-function parseInteger(key: string, value: string, min: number): number {
+function parseInteger(key: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const number = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < min) {
-    throw new Error(`emulator option ${key}: expected an integer >= ${min}, got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < min || number > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}-${max}`;
+    throw new Error(`emulator option ${key}: expected an integer ${range}, got "${value}"`);
   }
   return number;
 }
@@ -200,7 +235,8 @@ function parseFaults(value: string): Fault[] {
  */
 export function parseEmulatorOption(key: string, value: string): Partial<EmulatorOptions> {
   if (includes(STRINGS, key)) return { [key]: value };
-  if (includes(INTEGERS, key)) return { [key]: parseInteger(key, value, key === 'port' ? 0 : 1) };
+  if (includes(INTEGERS, key))
+    return { [key]: parseInteger(key, value, INTEGER_MIN[key] ?? 1, INTEGER_MAX[key]) };
   if (includes(OPTIONAL_INTEGERS, key)) {
     return {
       [key]: value === '' || value === 'none' || value === 'off' ? undefined : parseInteger(key, value, 1),
@@ -222,6 +258,11 @@ export function parseEmulatorOption(key: string, value: string): Partial<Emulato
       throw new Error(`emulator option formTHours: expected HH:MM-HH:MM, got "${value}"`);
     return { formTHours: value };
   }
+  if (key === 'exchangesCodePrefix') {
+    if (!/^[a-z]+$/.test(value))
+      throw new Error(`emulator option exchangesCodePrefix: expected lower-case letters, got "${value}"`);
+    return { exchangesCodePrefix: value };
+  }
   if (key === 'faults') return { faults: parseFaults(value) };
   if (key === 'now') {
     const now = new Date(value);
@@ -233,7 +274,7 @@ export function parseEmulatorOption(key: string, value: string): Partial<Emulato
     const texts = { ...defaultEmulatorOptions().errorTexts, [key.slice('errorTexts.'.length)]: value };
     return { errorTexts: texts };
   }
-  throw new Error(`unknown emulator option "${key}": see the emulator's --help for the list`);
+  throw new Error(`unknown emulator option "${key}": see mdget emulator --help-options for the list`);
 }
 
 /** Minutes of day [from, to) of `HH:MM-HH:MM`, or undefined. */

@@ -37,6 +37,11 @@ export interface Selection {
   descending: boolean;
   /** `end` + `maxrecords` without `start`: the last N before `end`, walking back. */
   tail: boolean;
+  /**
+   * When set, a cut keeps going past the limit while the lines have the same group as the last line
+   * kept (ticks: its second, wire-formats §5); undefined = cut at exactly `maxRecords`.
+   */
+  groupOf?: (line: string) => string;
 }
 
 /** A series held in memory (EOD, events: small). */
@@ -51,23 +56,43 @@ export function arraySeries(lines: readonly string[]): Series {
   };
 }
 
-function* takeFirst(blocks: Iterable<Block>, limit: number, fromEnd: boolean): Generator<Block> {
+function* takeFirst(
+  blocks: Iterable<Block>,
+  limit: number,
+  fromEnd: boolean,
+  groupOf: ((line: string) => string) | undefined,
+): Generator<Block> {
   let left = limit;
+  // once the limit is reached with groupOf set: the group still being completed
+  let group: string | undefined;
   for (const block of blocks) {
-    if (left <= 0) return;
     const ordered = fromEnd ? block.reverse() : block;
-    if (ordered.length > left) {
-      yield ordered.slice(0, left);
+    let take = Math.min(left, ordered.length);
+    if (group !== undefined && groupOf) {
+      while (take < ordered.length && groupOf(ordered[take] as string) === group) take++;
+      if (take) yield take === ordered.length ? ordered : ordered.slice(0, take);
+      if (take < ordered.length) return;
+      continue;
+    }
+    left -= take;
+    if (left > 0) {
+      yield ordered;
+      continue;
+    }
+    if (!groupOf) {
+      yield take === ordered.length ? ordered : ordered.slice(0, take);
       return;
     }
-    left -= ordered.length;
-    yield ordered;
+    group = groupOf(ordered[take - 1] as string);
+    while (take < ordered.length && groupOf(ordered[take] as string) === group) take++;
+    yield take === ordered.length ? ordered : ordered.slice(0, take);
+    if (take < ordered.length) return;
   }
 }
 
 /** The blocks to send, in the requested order, after the §1.6 cut. */
 export function* selectRecords(series: Series, selection: Selection): Generator<Block> {
-  const { maxRecords, descending, tail } = selection;
+  const { maxRecords, descending, tail, groupOf } = selection;
   if (maxRecords === undefined) {
     if (!descending) {
       yield* series.forward();
@@ -77,14 +102,14 @@ export function* selectRecords(series: Series, selection: Selection): Generator<
     return;
   }
   if (descending) {
-    yield* takeFirst(series.backward(), maxRecords, true);
+    yield* takeFirst(series.backward(), maxRecords, true, groupOf);
     return;
   }
   if (!tail) {
-    yield* takeFirst(series.forward(), maxRecords, false);
+    yield* takeFirst(series.forward(), maxRecords, false, groupOf);
     return;
   }
-  const newestFirst = [...takeFirst(series.backward(), maxRecords, true)];
+  const newestFirst = [...takeFirst(series.backward(), maxRecords, true, groupOf)];
   for (let i = newestFirst.length - 1; i >= 0; i--) yield (newestFirst[i] ?? []).reverse();
 }
 

@@ -15,6 +15,11 @@ export interface Outcome {
   eol: string;
   /** Key under which `cacheBodies` keeps the body; undefined = not cacheable. */
   cacheKey?: string;
+  /**
+   * A fresh copy of `chunks`: with Content-Length, a first pass over it measures the body, so a
+   * generated file of hundreds of MB is never held in memory to be counted.
+   */
+  replay?: () => Iterable<string | Buffer>;
 }
 
 /** How to send: gzip when the client asked and the option allows; chunked or Content-Length. */
@@ -64,6 +69,40 @@ function* recording(chunks: Iterable<string | Buffer>, into: Buffer[]): Generato
 
 const GZIP_OPTIONS = { level: constants.Z_BEST_SPEED };
 
+/** Bytes of a body, walked once and dropped. */
+function measure(chunks: Iterable<string | Buffer>): number {
+  let length = 0;
+  for (const chunk of chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+  return length;
+}
+
+/** Bytes of a body's gzip stream, compressed and dropped: the same input and settings give the same bytes. */
+async function measureGzip(chunks: Iterable<string | Buffer>): Promise<number> {
+  const gzip = createGzip(GZIP_OPTIONS);
+  let length = 0;
+  gzip.on('data', (chunk: Buffer) => {
+    length += chunk.length;
+  });
+  const ended = new Promise((resolve) => gzip.once('end', resolve));
+  await pump(chunks, gzip);
+  gzip.end();
+  await ended;
+  return length;
+}
+
+/** Streams chunks through gzip into the response; resolves when the response is done or gone. */
+async function pumpGzip(res: ServerResponse, chunks: Iterable<string | Buffer>): Promise<void> {
+  const gzip = createGzip(GZIP_OPTIONS);
+  gzip.pipe(res);
+  res.once('close', () => gzip.destroy());
+  await pump(chunks, gzip);
+  gzip.end();
+  await new Promise<void>((resolve) => {
+    if (res.writableFinished || res.destroyed) resolve();
+    else res.once('close', resolve).once('finish', resolve);
+  });
+}
+
 /** Sends an outcome; resolves when the body is written or the client is gone. */
 export async function sendOutcome(
   res: ServerResponse,
@@ -85,7 +124,12 @@ export async function sendOutcome(
   }
   const headers: Record<string, string | number> = { ...outcome.headers };
   if (mode.gzip) headers['content-encoding'] = 'gzip';
-  if (mode.transfer === 'length' || (cached && !mode.gzip)) {
+  const replay = cached ? undefined : outcome.replay;
+  // false once a materialized body is already compressed
+  let compress = mode.gzip;
+  if (mode.transfer === 'length' && replay) {
+    headers['content-length'] = mode.gzip ? await measureGzip(replay()) : measure(replay());
+  } else if (mode.transfer === 'length' || (cached && !mode.gzip)) {
     let body: Buffer[];
     if (cached && !mode.gzip) {
       body = cached.chunks;
@@ -96,27 +140,16 @@ export async function sendOutcome(
       body = [...chunks].map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
     }
     headers['content-length'] = body.reduce((sum, chunk) => sum + chunk.length, 0);
-    res.writeHead(outcome.status, headers);
-    await pump(body, res);
-  } else {
-    res.writeHead(outcome.status, headers);
-    if (mode.gzip) {
-      const gzip = createGzip(GZIP_OPTIONS);
-      gzip.pipe(res);
-      res.once('close', () => gzip.destroy());
-      await pump(chunks, gzip);
-      gzip.end();
-      await new Promise<void>((resolve) => {
-        if (res.writableFinished || res.destroyed) resolve();
-        else res.once('close', resolve).once('finish', resolve);
-      });
-      if (recorded && outcome.cacheKey !== undefined && !res.destroyed)
-        store(cache, outcome.cacheKey, recorded);
-      return;
-    }
-    await pump(chunks, res);
+    chunks = body;
+    compress = false;
   }
-  if (!res.destroyed) res.end();
+  res.writeHead(outcome.status, headers);
+  if (compress) {
+    await pumpGzip(res, chunks);
+  } else {
+    await pump(chunks, res);
+    if (!res.destroyed) res.end();
+  }
   if (recorded && outcome.cacheKey !== undefined && !res.destroyed) store(cache, outcome.cacheKey, recorded);
 }
 

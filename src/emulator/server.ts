@@ -3,7 +3,7 @@
  * then the endpoint's answer through send.ts. Bases: `/historical`, `/fo`, `/extras`, `/instruments`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { dateRangeRecords } from './date-range.js';
 import { eodRecords } from './eod.js';
 import { eventRecords } from './events.js';
@@ -14,6 +14,7 @@ import { instrumentsFile } from './instruments.js';
 import { minuteRecords } from './minutes.js';
 import { type EmulatorOptions, resolveEmulatorOptions } from './options.js';
 import { type Context, errorLine, parseQuery, ServiceError } from './query.js';
+import { SlidingWindow } from './rate-limit.js';
 import { joinLines, type Records, renderRecords } from './records.js';
 import { type BodyCache, type Outcome, sendOutcome } from './send.js';
 import { tickRecords } from './ticks.js';
@@ -25,6 +26,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   rawQuery: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Sequence number (1, 2, …) of the TCP connection it came on: equal numbers mean keep-alive reuse. */
+  connection: number;
 }
 
 /** A running emulator. */
@@ -103,6 +106,12 @@ function cacheKeyOf(pathname: string, params: Map<string, string>): string {
   return `${pathname}?${new URLSearchParams(kept).toString()}`;
 }
 
+/** A CSV data body, followed by the stray line end of `strayLineEnd` (wire-formats §5) when on. */
+function* withStrayLineEnd(chunks: Iterable<string | Buffer>): Generator<string | Buffer> {
+  yield* chunks;
+  yield '\r\n';
+}
+
 /** The normal answer of a request (before body faults). */
 function answer(req: IncomingMessage, pathname: string, rawQuery: string, options: EmulatorOptions): Outcome {
   const { params } = parseQuery(rawQuery);
@@ -119,12 +128,14 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
     eol,
   });
   const cacheKey = options.cacheBodies ? cacheKeyOf(pathname, params) : undefined;
+  const csvBody = (chunks: Iterable<string | Buffer>) =>
+    options.strayLineEnd ? withStrayLineEnd(chunks) : chunks;
   switch (target.type) {
     case 'notFound':
       return plain(404, 'Not Found\r\n');
     case 'exchanges': {
       if (options.extrasAuth === 'query' && !credentialsOk) return plain(401, 'Unauthorized\r\n');
-      const xml = exchangesXml(options.exchangesEncoding);
+      const xml = exchangesXml(options);
       const body =
         options.exchangesEncoding === 'utf-8' ? Buffer.from(xml, 'utf8') : Buffer.from(xml, 'latin1');
       return {
@@ -135,7 +146,7 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
       };
     }
     case 'instruments': {
-      const file = instrumentsFile(target.id, options.vendorPrefix, options.instrumentsBigCount);
+      const file = instrumentsFile(target.id, options);
       if (!file) return plain(404, 'Not Found\r\n');
       const headers = { 'content-type': 'application/json', etag: file.etag };
       const ifNoneMatch = req.headers['if-none-match'];
@@ -146,7 +157,7 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
       ) {
         return { status: 304, headers: { etag: file.etag }, chunks: [], eol: '\n' };
       }
-      return { status: 200, headers, chunks: file.chunks(), eol: '\n', cacheKey };
+      return { status: 200, headers, chunks: file.chunks(), replay: file.chunks, eol: '\n', cacheKey };
     }
     case 'csv':
     case 'futuresOptions': {
@@ -157,7 +168,7 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
           return {
             status: 200,
             headers: textHeaders,
-            chunks: renderRecords(records, eol, options.finalNewline),
+            chunks: csvBody(renderRecords(records, eol, options.finalNewline)),
             eol,
             cacheKey,
           };
@@ -180,14 +191,14 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
         return {
           status: 200,
           headers: textHeaders,
-          chunks: joinLines(lines.length ? [lines] : [], eol, options.finalNewline),
+          chunks: csvBody(joinLines(lines.length ? [lines] : [], eol, options.finalNewline)),
           eol,
           cacheKey,
         };
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;
         if (error.isSymbolError && options.unknownSymbol === 'empty')
-          return { status: 200, headers: textHeaders, chunks: [], eol };
+          return { status: 200, headers: textHeaders, chunks: csvBody([]), eol };
         return errorOutcome(error.line);
       }
     }
@@ -199,7 +210,9 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
   const options = resolveEmulatorOptions(partial);
   const requests: RecordedRequest[] = [];
   const cache: BodyCache = new Map();
-  const recent: number[] = [];
+  const rateWindow = new SlidingWindow();
+  const connections = new WeakMap<Socket, number>();
+  let connectionCount = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
@@ -212,7 +225,17 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
       query: parseQuery(rawQuery).all,
       rawQuery,
       headers: { ...req.headers },
+      connection: connections.get(req.socket) ?? 0,
     });
+    // the window counts arrivals, so `latency` delays a 429 like any other answer but never causes one
+    const limited =
+      req.method === 'GET' &&
+      options.rateLimit !== undefined &&
+      !rateWindow.admit(performance.now(), options.rateLimit);
+    if (options.latency > 0) {
+      await new Promise((resolve) => setTimeout(resolve, options.latency));
+      if (res.destroyed) return;
+    }
     const gzip = options.gzip === 'auto' && acceptsGzip(req);
     const mode = { gzip, transfer: options.transfer };
     if (req.method !== 'GET') {
@@ -223,16 +246,11 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
       );
       return;
     }
-    if (options.rateLimit !== undefined) {
-      const now = Date.now();
-      while (recent.length && (recent[0] ?? 0) <= now - 1000) recent.shift();
-      if (recent.length >= options.rateLimit) {
-        const limited = plain(429, 'Too Many Requests\r\n');
-        limited.headers['retry-after'] = String(options.retryAfter);
-        await sendOutcome(res, limited, { gzip: false, transfer: 'length' });
-        return;
-      }
-      recent.push(now);
+    if (limited) {
+      const refused = plain(429, 'Too Many Requests\r\n');
+      refused.headers['retry-after'] = String(options.retryAfter);
+      await sendOutcome(res, refused, { gzip: false, transfer: 'length' });
+      return;
     }
     if (rawQuery.length > options.maxQueryLength) {
       await sendOutcome(res, plain(414, 'URI Too Long\r\n'), { gzip: false, transfer: 'length' });
@@ -275,6 +293,10 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
         res.destroy();
       }
     });
+  });
+  server.on('connection', (socket: Socket) => {
+    connectionCount += 1;
+    connections.set(socket, connectionCount);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

@@ -189,6 +189,21 @@ function tickLines(ticks: MinuteTicks, format: PriceFormat): Block {
   return lines;
 }
 
+/**
+ * How many of a minute's ticks a limit keeps when the last second is completed (wire-formats §5): a
+ * second never spans two minutes, so the rest of it is in this minute, offsets being non-decreasing.
+ */
+function secondEnd(ticks: MinuteTicks, limit: number): number {
+  let count = Math.min(ticks.count, limit);
+  if (count === 0 || count === ticks.count) return count;
+  const second = Math.floor((ticks.offset[count - 1] as number) / 1000);
+  while (count < ticks.count && Math.floor((ticks.offset[count] as number) / 1000) === second) count++;
+  return count;
+}
+
+/** The `YYYY-MM-DD HH:MM:SS` of a tick line: the group a cut completes with tickLimit=second. */
+const secondOf = (line: string): string => line.slice(0, 19);
+
 let secondsBytes: Buffer | undefined;
 
 /** `SS.fff` of each millisecond of a minute, 6 bytes each. */
@@ -241,11 +256,14 @@ class TickWriter {
     return bytes;
   }
 
-  /** Appends up to `limit` of a minute's ticks, pushing filled buffers onto `full`; returns the count. */
-  write(ticks: MinuteTicks, limit: number, full: Buffer[]): number {
+  /**
+   * Appends up to `limit` of a minute's ticks (past it, to the end of the last tick's second, when
+   * `completeSecond`), pushing filled buffers onto `full`; returns the count.
+   */
+  write(ticks: MinuteTicks, limit: number, full: Buffer[], completeSecond: boolean): number {
     const prefix = Buffer.from(ticks.prefix, 'latin1');
     const middle = Buffer.from(`,${ticks.dayOfMonth},`, 'latin1');
-    const count = Math.min(ticks.count, limit);
+    const count = completeSecond ? secondEnd(ticks, limit) : Math.min(ticks.count, limit);
     for (let i = 0; i < count; i++) {
       if (this.position > OUT_BYTES - 256) {
         full.push(this.buffer.subarray(0, this.position));
@@ -296,7 +314,9 @@ function trendLine(plan: TickPlan, slot: Slot, price: DayPrice): string {
 function tickSeries(
   plan: TickPlan,
   trend: boolean,
-): Series & { fastChunks(eol: string, finalNewline: boolean, limit: number): Generator<Buffer> } {
+): Series & {
+  fastChunks(eol: string, finalNewline: boolean, limit: number, completeSecond: boolean): Generator<Buffer>;
+} {
   const fromMinute = Math.floor(plan.fromMs / MS_PER_MINUTE);
   const toMinute = Math.ceil(plan.toMs / MS_PER_MINUTE);
   const firstDay = Math.max(DATA_START_DAY, tradingDayOf(plan.market, fromMinute));
@@ -321,7 +341,12 @@ function tickSeries(
       }
     }
   }
-  function* fastChunks(eol: string, finalNewline: boolean, limit: number): Generator<Buffer> {
+  function* fastChunks(
+    eol: string,
+    finalNewline: boolean,
+    limit: number,
+    completeSecond: boolean,
+  ): Generator<Buffer> {
     const ticks = new MinuteTicks();
     const writer = new TickWriter(plan.format, eol);
     const full: Buffer[] = [];
@@ -332,7 +357,7 @@ function tickSeries(
       if (!price) continue;
       for (const slot of slots) {
         generateMinute(plan, slot, price, ticks);
-        left -= writer.write(ticks, left, full);
+        left -= writer.write(ticks, left, full, completeSecond);
         if (full.length) yield* full.splice(0);
         if (left <= 0) break;
       }
@@ -377,7 +402,11 @@ export function tickRecords(ctx: Context): Records {
   const symbol = requireParam(ctx, 'symbol');
   const start = dateParam(ctx, 'start');
   const end = dateParam(ctx, 'end');
-  const selection = selectionOf(ctx, start !== undefined, end !== undefined);
+  const completeSecond = ctx.options.tickLimit === 'second';
+  const selection = {
+    ...selectionOf(ctx, start !== undefined, end !== undefined),
+    ...(completeSecond ? { groupOf: secondOf } : {}),
+  };
   const instrument = resolveSymbol(ctx, symbol);
   const market = instrument.market;
   const [fromMs, toMs] = tickWindow(ctx, market, start, end);
@@ -399,7 +428,7 @@ export function tickRecords(ctx: Context): Records {
   const series = tickSeries(plan, trend);
   if (!trend && !selection.descending && !selection.tail) {
     const limit = selection.maxRecords ?? Number.POSITIVE_INFINITY;
-    return { bytes: (eol, finalNewline) => series.fastChunks(eol, finalNewline, limit) };
+    return { bytes: (eol, finalNewline) => series.fastChunks(eol, finalNewline, limit, completeSecond) };
   }
   return selectRecords(series, selection);
 }

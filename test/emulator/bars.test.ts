@@ -94,6 +94,42 @@ describe('emulator: minute bars (§2.2-2.4)', () => {
     });
   });
 
+  it('runs start + maxrecords without end to the latest data (wire-formats §5), not to the day end', async () => {
+    await withEmulator({ now: NOW }, async (emu) => {
+      const times = (query: Record<string, string>) =>
+        historical(emu, MINUTES, { symbol: 'AAPL', start: '20250312', ...query }).then((r) =>
+          crlfLines(r.body).map((line) => line.slice(0, 16)),
+        );
+      const oneDay = await times({});
+      expect([oneDay.length, oneDay[0], oneDay.at(-1)]).toEqual([
+        390,
+        '2025-03-12 09:30',
+        '2025-03-12 15:59',
+      ]);
+      const limited = await times({ maxrecords: '1000' });
+      expect(limited).toHaveLength(1000);
+      expect(limited.slice(0, 390)).toEqual(oneDay);
+      expect(limited.at(-1)?.startsWith('2025-03-14 ')).toBe(true);
+      expect(await times({ maxrecords: '2', order: 'desc' })).toEqual([
+        '2025-03-14 15:59',
+        '2025-03-14 15:58',
+      ]);
+      const nearby = crlfLines(
+        (
+          await historical(emu, 'querynearbyminutes.ashx', {
+            symbol: 'ES',
+            start: '202503121500',
+            maxrecords: '3',
+            order: 'desc',
+          })
+        ).body,
+      );
+      expect(nearby).toHaveLength(3);
+      expect(nearby.every((line) => line.startsWith('ESH25,2025-03-14 15:5'))).toBe(true);
+      expect([...nearby].sort().reverse()).toEqual(nearby);
+    });
+  });
+
   it('walks back across days with end + maxrecords, and sends trend lines of 3 fields', async () => {
     await withEmulator({}, async (emu) => {
       const back = crlfLines(
@@ -161,6 +197,41 @@ describe('emulator: EOD (§2.5)', () => {
     });
   });
 
+  it('keeps end inclusive (wire-formats §5), exclusive with eodEnd=exclusive; events keep it exclusive', async () => {
+    const dates = (lines: string[]) => lines.map((line) => line.split(',')[1]);
+    const week = ['2025-03-10', '2025-03-11', '2025-03-12', '2025-03-13', '2025-03-14'];
+    await withEmulator({ now: NOW }, async (emu) => {
+      expect(dates(await eod(emu, { symbol: 'AAPL', start: '20250310', end: '20250314' }))).toEqual(week);
+      expect(dates(await eod(emu, { symbol: 'ZCN25', start: '20250314', end: '20250314' }))).toEqual([
+        '2025-03-14',
+      ]);
+      expect(dates(await eod(emu, { symbol: 'AAPL', end: '20250313', maxrecords: '2' }))).toEqual([
+        '2025-03-12',
+        '2025-03-13',
+      ]);
+      expect(dates(await eod(emu, { symbol: 'AAPL', end: '202503131200', maxrecords: '1' }))).toEqual([
+        '2025-03-13',
+      ]);
+      const events = await historical(emu, 'queryevents.ashx', {
+        symbols: 'AAPL',
+        splits: 'true',
+        start: '20200831',
+        end: '20200831',
+      });
+      expect(events.body.length).toBe(0);
+    });
+    await withEmulator({ now: NOW, eodEnd: 'exclusive' }, async (emu) => {
+      expect(dates(await eod(emu, { symbol: 'AAPL', start: '20250310', end: '20250314' }))).toEqual(
+        week.slice(0, 4),
+      );
+      expect(await eod(emu, { symbol: 'ZCN25', start: '20250314', end: '20250314' })).toEqual([]);
+      expect(dates(await eod(emu, { symbol: 'AAPL', end: '20250313', maxrecords: '2' }))).toEqual([
+        '2025-03-11',
+        '2025-03-12',
+      ]);
+    });
+  });
+
   it('ignores maxrecords with start, walks back from end without it, reverses with desc', async () => {
     await withEmulator({ now: NOW }, async (emu) => {
       expect(
@@ -197,6 +268,21 @@ describe('emulator: EOD (§2.5)', () => {
         end: '20240622',
       });
       expect(chained.map((line) => line.split(',')[0]).join(' ')).toBe('ESM24 ESM24 ESM24 ESM25 ESM25');
+    });
+  });
+
+  it('answers nearest and continue on an equity with its plain records (wire-formats §5)', async () => {
+    await withEmulator({}, async (emu) => {
+      const range = { symbol: 'AAPL', start: '20250303', end: '20250314' };
+      const daily = await eod(emu, range);
+      expect(daily).toHaveLength(10);
+      expect(await eod(emu, { ...range, data: 'dailynearest' })).toEqual(daily);
+      expect(await eod(emu, { ...range, data: 'DailyContinue' })).toEqual(daily);
+      const weekly = await eod(emu, { ...range, data: 'weekly' });
+      expect(await eod(emu, { ...range, data: 'weeklynearest' })).toEqual(weekly);
+      expect(
+        await eod(emu, { symbol: '$SPX', start: '20250303', end: '20250307', data: 'dailynearest' }),
+      ).toEqual(await eod(emu, { symbol: '$SPX', start: '20250303', end: '20250307' }));
     });
   });
 

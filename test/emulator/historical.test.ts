@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/index.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 import { crlfLines, get, historical } from './http.js';
 
@@ -48,7 +49,6 @@ describe('emulator: credentials and in-band errors', () => {
     [MINUTES, { symbol: 'AAPL', interval: '0' }, 'Error: invalid value 0 for parameter interval'],
     [TICKS, { symbol: 'AAPL', maxrecords: '-3' }, 'Error: invalid value -3 for parameter maxrecords'],
     [EOD, { symbol: 'AAPL', data: 'hourly' }, 'Error: invalid value hourly for parameter data'],
-    [EOD, { symbol: 'AAPL', data: 'dailynearest' }, 'Error: invalid value dailynearest for parameter data'],
     [EOD, { symbol: 'ESM25', volume: 'most' }, 'Error: invalid value most for parameter volume'],
     [
       EOD,
@@ -97,6 +97,39 @@ describe('emulator: bytes on the wire', () => {
       const response = await historical(emu, MINUTES, query);
       expect(response.headers['content-type']).toBe('text/csv');
       expect(response.body.toString()).toBe(crlf.replace(/\r\n/g, '\n').replace(/\n$/, ''));
+    });
+  });
+
+  it('appends one stray CRLF after CSV data bodies with strayLineEnd (wire-formats §5)', async () => {
+    let plain = '';
+    await withEmulator({}, async (emu) => {
+      plain = (await historical(emu, MINUTES, query)).body.toString();
+    });
+    await withEmulator({ strayLineEnd: true }, async (emu) => {
+      expect((await historical(emu, MINUTES, query)).body.toString()).toBe(`${plain}\r\n`);
+      const ticks = (await historical(emu, TICKS, { ...query, maxrecords: '2' })).body.toString();
+      expect(ticks).toMatch(/^[^\r\n]+\r\n[^\r\n]+\r\n\r\n$/);
+      const zipped = await historical(emu, MINUTES, query, { 'accept-encoding': 'gzip' });
+      expect(zipped.body.toString()).toBe(`${plain}\r\n`);
+      expect((await historical(emu, TICKS, { symbol: 'AAPL', start: '20250315' })).body.toString()).toBe(
+        '\r\n',
+      );
+      const options = await get(
+        `${emu.urls.futuresOptions}/futuresoptions?username=demo&password=demo&root=ZC&date=20250313`,
+      );
+      expect(options.body.toString().endsWith('\r\n\r\n')).toBe(true);
+      const json = await get(
+        `${emu.urls.futuresOptions}/futuresoptions/json?username=demo&password=demo&root=ZC&date=20250315`,
+      );
+      expect(json.body.toString()).toBe('[]\n');
+      expect((await historical(emu, TICKS, { symbol: 'NOPE' })).body.toString()).toBe(
+        'Error: unknown symbol NOPE\r\n',
+      );
+    });
+    await withEmulator({ strayLineEnd: true, lineEnding: 'lf' }, async (emu) => {
+      expect((await historical(emu, MINUTES, query)).body.toString()).toBe(
+        `${plain.replace(/\r\n/g, '\n')}\r\n`,
+      );
     });
   });
 
@@ -215,7 +248,7 @@ describe('emulator: bytes on the wire', () => {
   });
 
   it('caps rows silently with rowCap', async () => {
-    await withEmulator({ rowCap: 7 }, async (emu) => {
+    await withEmulator({ rowCap: 7, tickLimit: 'exact' }, async (emu) => {
       expect(
         crlfLines((await historical(emu, TICKS, { symbol: 'AAPL', start: '20250314' })).body),
       ).toHaveLength(7);
@@ -224,6 +257,12 @@ describe('emulator: bytes on the wire', () => {
           (await historical(emu, TICKS, { symbol: 'AAPL', start: '20250314', maxrecords: '3' })).body,
         ),
       ).toHaveLength(3);
+    });
+    await withEmulator({ rowCap: 7 }, async (emu) => {
+      const minutes = crlfLines(
+        (await historical(emu, MINUTES, { symbol: 'AAPL', start: '20250314', maxrecords: '9' })).body,
+      );
+      expect(minutes).toHaveLength(7);
     });
   });
 });
@@ -298,6 +337,57 @@ describe('emulator: ticks (§2.1)', () => {
       expect(await ticks({ end: '202503141200', maxrecords: '4', order: 'desc' })).toEqual(
         beforeNoon.slice(-4).reverse(),
       );
+    });
+  });
+
+  describe('a limit completes the last second (tickLimit=second, wire-formats §5)', () => {
+    // about 24 ticks a second: a cut at 10 rows falls inside a second
+    const dense = { ticksPerDay: 2_000_000 };
+    const window = { symbol: 'ESM25', start: '202503141000', end: '202503141001' };
+    const secondOf = (line: string) => line.slice(0, 19);
+    /** The first `n` lines, then the rest of the last one's second. */
+    const completed = (lines: string[], n: number) => {
+      const last = secondOf(lines[n - 1] ?? '');
+      return lines.filter((line, i) => i < n || secondOf(line) === last);
+    };
+    const ticks = (emu: Emulator, query: Record<string, string>) =>
+      historical(emu, TICKS, query).then((r) => crlfLines(r.body));
+
+    it('asc (the byte path), desc and end-only walks return every tick of the cut second', async () => {
+      await withEmulator(dense, async (emu) => {
+        const all = await ticks(emu, window);
+        expect(all.length).toBeGreaterThan(600);
+        const asc = await ticks(emu, { ...window, maxrecords: '10' });
+        expect(asc.length).toBeGreaterThan(10);
+        expect(asc).toEqual(completed(all, 10));
+        expect(secondOf(all[asc.length] ?? '')).not.toBe(secondOf(asc.at(-1) ?? ''));
+
+        const newestFirst = [...all].reverse();
+        const desc = await ticks(emu, { ...window, maxrecords: '10', order: 'desc' });
+        expect(desc.length).toBeGreaterThan(10);
+        expect(desc).toEqual(completed(newestFirst, 10));
+
+        const back = await ticks(emu, { symbol: 'ESM25', end: window.end, maxrecords: '10' });
+        expect(back).toEqual([...completed(newestFirst, 10)].reverse());
+      });
+    });
+
+    it('applies to rowCap too, and tickLimit=exact cuts at exactly N rows', async () => {
+      const all = await withEmulator(dense, (emu) => ticks(emu, window));
+      const newestFirst = [...all].reverse();
+      await withEmulator({ ...dense, rowCap: 10 }, async (emu) => {
+        expect(await ticks(emu, window)).toEqual(completed(all, 10));
+        expect(await ticks(emu, { ...window, order: 'desc' })).toEqual(completed(newestFirst, 10));
+      });
+      await withEmulator({ ...dense, tickLimit: 'exact' }, async (emu) => {
+        expect(await ticks(emu, { ...window, maxrecords: '10' })).toEqual(all.slice(0, 10));
+        expect(await ticks(emu, { ...window, maxrecords: '10', order: 'desc' })).toEqual(
+          newestFirst.slice(0, 10),
+        );
+        expect(await ticks(emu, { symbol: 'ESM25', end: window.end, maxrecords: '10' })).toEqual(
+          all.slice(-10),
+        );
+      });
     });
   });
 

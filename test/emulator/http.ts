@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { type Agent, request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import type { Emulator } from '../../src/emulator/index.js';
 
@@ -11,10 +11,17 @@ export interface RawResponse {
   error?: Error;
 }
 
-/** GETs a URL with node:http (no decompression, no redirects); resolves even when the body breaks off. */
-export function get(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+/**
+ * GETs a URL with node:http (no decompression, no redirects); resolves even when the body breaks off.
+ * `agent`: node's global agent unless given (`false`: a fresh connection).
+ */
+export function get(
+  url: string,
+  headers: Record<string, string> = {},
+  agent?: Agent | false,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers }, (res) => {
+    const req = request(url, { headers, ...(agent === undefined ? {} : { agent }) }, (res) => {
       const chunks: Buffer[] = [];
       const done = (error?: Error) =>
         resolve({

@@ -72,6 +72,13 @@ describe('emulator: futures options (§2.8)', () => {
   });
 });
 
+/** The attributes of every `<exchange/>` element, XML entities left as they are. */
+function exchangeElements(xml: string): Record<string, string | undefined>[] {
+  return [...xml.matchAll(/<exchange ([^>]*)\/>/g)].map((element) =>
+    Object.fromEntries([...(element[1] ?? '').matchAll(/([\w$]+)="([^"]*)"/g)].map((a) => [a[1], a[2]])),
+  );
+}
+
 describe('emulator: exchanges list (§2.9)', () => {
   it('serves the XML under the configured name, with ambiguous descriptions and the BIG exchange', async () => {
     await withEmulator({ exchangesPath: 'lists/exchanges' }, async (emu) => {
@@ -83,6 +90,7 @@ describe('emulator: exchanges list (§2.9)', () => {
       expect(ids).toEqual([
         'CME',
         'CBOT',
+        'CBOTM',
         'NYMEX',
         'COMEX',
         'NYSE',
@@ -103,6 +111,75 @@ describe('emulator: exchanges list (§2.9)', () => {
       expect((await get(`${emu.urls.extras}/exchanges.php`)).status).toBe(404);
     });
   });
+
+  it('serves the legacy shape of the 2012/2013 documents with exchangesShape=legacy (wire-formats §5)', async () => {
+    const documentedIds = await withEmulator({}, async (emu) =>
+      exchangeElements((await get(`${emu.urls.extras}/exchanges.php`)).body.toString()).map((e) => e.id),
+    );
+    await withEmulator({ exchangesShape: 'legacy' }, async (emu) => {
+      const xml = (await get(`${emu.urls.extras}/exchanges.php`)).body.toString();
+      expect(xml.startsWith('<?xml version="1.0"?>\n<exchanges>\n')).toBe(true);
+      expect(xml.endsWith('</exchanges>\n')).toBe(true);
+      expect(xml).not.toContain('encoding=');
+      const elements = exchangeElements(xml);
+      const ids = elements.map((element) => element.id ?? '');
+      expect(ids).toEqual(expect.arrayContaining(documentedIds));
+      expect(ids.some((id) => id.includes('-'))).toBe(true);
+      expect(ids.some((id) => id.includes('_'))).toBe(true);
+      const order = [
+        'id',
+        'abccode',
+        'delay',
+        'description',
+        'codes',
+        'feewaiver',
+        'data_frequency',
+        'freedelayed',
+      ];
+      for (const element of elements) {
+        const names = Object.keys(element);
+        expect(names, element.id).toEqual(order.filter((name) => names.includes(name)));
+        expect(Number(element.delay ?? 0)).toBeGreaterThanOrEqual(0);
+        expect(Number(element.delay ?? 0)).toBeLessThanOrEqual(1440);
+        expect(['yes', 'no', undefined]).toContain(element.feewaiver);
+        expect(['yes', 'no', 'eod', undefined]).toContain(element.freedelayed);
+      }
+      expect(elements).toContainEqual({ id: 'TEST_EX-1' });
+      expect(elements.map((element) => element.delay)).toContain('1440');
+      expect(elements.map((element) => element.freedelayed)).toContain('eod');
+      expect(elements.filter((element) => element.feewaiver === undefined).length).toBeGreaterThan(1);
+      const codes = elements.map((element) => element.abccode);
+      expect(codes.filter((code) => code === undefined).length).toBeGreaterThan(1);
+      expect(codes.filter((code) => code === 'B')).toHaveLength(2);
+      expect(codes).toEqual(expect.arrayContaining(['$', 'e1']));
+      expect(elements.find((element) => element.id === 'CBOTM')?.codes).toBe('CBOT MINI,XCBT');
+      expect(xml).toContain('description="Eurex Deutschland &amp; Zürich"');
+      expect(xml).not.toMatch(/timezone|snapshot|eod_|feedcode/);
+    });
+    await withEmulator({ exchangesShape: 'legacy', exchangesCodePrefix: 'xyz' }, async (emu) => {
+      const xml = (await get(`${emu.urls.extras}/exchanges.php`)).body.toString();
+      expect(xml).toContain('<exchange id="CME" xyzcode="M" delay="10" description="CME Globex"');
+      expect(xml).not.toContain('abccode');
+    });
+  });
+
+  it.each(['documented', 'legacy'] as const)(
+    '%s shape: "cbot" finds CBOT and CBOTM; every listed id has an instruments file',
+    async (exchangesShape) => {
+      await withEmulator({ exchangesShape, instrumentsBigCount: 10 }, async (emu) => {
+        const elements = exchangeElements((await get(`${emu.urls.extras}/exchanges.php`)).body.toString());
+        const cbot = elements.filter((element) =>
+          `${element.id} ${element.description ?? ''}`.toLowerCase().includes('cbot'),
+        );
+        expect(cbot.map((element) => element.id)).toEqual(['CBOT', 'CBOTM']);
+        for (const { id } of elements) {
+          const file = await get(`${emu.urls.instruments}/${encodeURIComponent(id ?? '')}-instruments.json`);
+          expect([id, file.status]).toEqual([id, 200]);
+          expect(Array.isArray(JSON.parse(file.body.toString()))).toBe(true);
+        }
+      });
+    },
+  );
 
   it('encodes ISO-8859-1 when asked, and needs credentials with extrasAuth=query', async () => {
     await withEmulator({ exchangesEncoding: 'iso-8859-1', extrasAuth: 'query' }, async (emu) => {

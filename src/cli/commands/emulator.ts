@@ -1,6 +1,23 @@
 import { usageError } from '../../core/errors.js';
-import { parseIntFlag } from '../param-options.js';
 import type { Flags, RunContext } from './download.js';
+
+/** The `--port` value as a port number, or a usage error naming the flag and the accepted form. */
+function portFrom(value: unknown): number {
+  const text = String(value ?? '0').trim();
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
+  if (Number.isNaN(port) || port > 65535)
+    throw usageError(`--port '${text}': expected an integer 0-65535 (0 = any free port)`);
+  return port;
+}
+
+/** A one-line usage error for a listen failure the user can fix by choosing a port, else undefined. */
+function listenError(error: unknown, port: number): Error | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return usageError(`--port ${port}: address in use: choose another port or 0`);
+  if (code === 'EACCES')
+    return usageError(`--port ${port}: permission denied: choose a port above 1023 or 0`);
+  return undefined;
+}
 
 /** `mdget emulator`: serves the bundled emulator until interrupted; prints its settings as .env lines. */
 export async function runEmulator(flags: Flags, ctx: RunContext): Promise<void> {
@@ -9,7 +26,7 @@ export async function runEmulator(flags: Flags, ctx: RunContext): Promise<void> 
     ctx.io.stdout.write(`${emulator.EMULATOR_HELP.trimEnd()}\n`);
     return;
   }
-  const options: Record<string, unknown> = { port: parseIntFlag(String(flags.port), '--port', 0, 65535) };
+  const options: { port: number } & Record<string, unknown> = { port: portFrom(flags.port) };
   for (const pair of (flags.set as string[]) ?? []) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw usageError(`--set '${pair}': expected key=value (see mdget emulator --help-options)`);
@@ -19,7 +36,12 @@ export async function runEmulator(flags: Flags, ctx: RunContext): Promise<void> 
       throw usageError(`--set ${pair}: ${(error as Error).message}`);
     }
   }
-  const server = await emulator.startEmulator(options);
+  let server: Awaited<ReturnType<typeof emulator.startEmulator>>;
+  try {
+    server = await emulator.startEmulator(options);
+  } catch (error) {
+    throw listenError(error, options.port) ?? error;
+  }
   for (const [name, value] of Object.entries(server.env)) ctx.io.stdout.write(`${name}=${value}\n`);
   ctx.io.stderr.write(`mdget: emulator listening on ${server.url} (Ctrl-C to stop)\n`);
   await new Promise<void>((resolve) => {
