@@ -36,7 +36,7 @@ describe.concurrent('mdget exchanges', () => {
       expect(rows[0]).toBe(
         'id,feedcode,delay,description,data_frequency,snapshot_frequency,codes,feewaiver,freedelayed,timezone_local,timezone_feed,eod_release_time,eod_cutoff_time',
       );
-      expect(rows).toHaveLength(14);
+      expect(rows).toHaveLength(15);
       expect(rows[1]).toBe(
         'CME,M,10,CME Globex,1,5,"CME,XCME",false,no,America/Chicago,America/Chicago,17:30:00,16:00:00',
       );
@@ -140,7 +140,7 @@ describe.concurrent('mdget exchanges', () => {
       expect(readFileSync(file, 'utf8')).toBe('precious\n');
       const forced = await runCli(['exchanges', '--format', 'json', '-o', file, '--force'], { env: emu.env });
       expect([forced.code, forced.stdout]).toEqual([0, '']);
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(13);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(14);
       expect(readdirSync(dir)).toEqual(['exchanges.json']);
     });
   });
