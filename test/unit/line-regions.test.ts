@@ -18,7 +18,9 @@ describe('line regions', () => {
   ])('completeLinesEnd(%j) = %i', (text, end) => expect(completeLinesEnd(b(text))).toBe(end));
 
   it('lineEndAfter takes CR LF as one end', () => {
-    expect([lineEndAfter(b('ab\r\ncd')), lineEndAfter(b('ab\ncd')), lineEndAfter(b('abcd'))]).toEqual([4, 3, -1]);
+    expect([lineEndAfter(b('ab\r\ncd')), lineEndAfter(b('ab\ncd')), lineEndAfter(b('abcd'))]).toEqual([
+      4, 3, -1,
+    ]);
   });
 
   it('lastLineBefore skips blank lines and line ends', () => {

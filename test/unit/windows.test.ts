@@ -5,7 +5,10 @@ import { DEFAULT_WINDOW_ROWS, eodRowsPerDay, sessionMinutes, windowMs } from '..
 
 const d = (iso: string) => new Date(`${iso}Z`);
 const DAY = 86_400_000;
-const iso = (w: { start: Date; end: Date }) => [w.start.toISOString().slice(0, 16), w.end.toISOString().slice(0, 16)];
+const iso = (w: { start: Date; end: Date }) => [
+  w.start.toISOString().slice(0, 16),
+  w.end.toISOString().slice(0, 16),
+];
 
 describe('window sizing (issue 8: from the rows a day holds, not a fixed 31 days)', () => {
   it.each([

@@ -111,7 +111,9 @@ describe('the legacy list shape (wire-formats §5: 2012 and 2013 documents)', ()
     ]);
     expect(legacy[1]).toMatchObject({ description: 'CBOT Mini-sized & Micro', codes: ['CBOTM', 'X CBT'] });
     expect(legacy.every((e) => Object.keys(e.extra).length === 0)).toBe(true);
-    expect(exchangesTo('csv', legacy).split('\n')[2]).toBe('CBOTM,B,10,CBOT Mini-sized & Micro,1,,"CBOTM,X CBT",,eod,,,,');
+    expect(exchangesTo('csv', legacy).split('\n')[2]).toBe(
+      'CBOTM,B,10,CBOT Mini-sized & Micro,1,,"CBOTM,X CBT",,eod,,,,',
+    );
   });
 
   it('--find cbot lists CBOT and CBOTM; resolving "cbot" for instruments keeps the exact id', () => {
