@@ -69,7 +69,9 @@ Options (default in brackets)
                                                   <prefix>Exchange in instrument JSON
   ticksPerDay       integer [small: 800-3000 by market]  tick density (benchmarks: 15000000)
   cacheBodies       true | false [false]          replay a generated body from memory for the same path
-                                                  and query (credentials ignored), with Content-Length
+                                                  and query (credentials ignored): plain with
+                                                  Content-Length; gzip as it was streamed, its 16 KiB
+                                                  pieces each an HTTP chunk (or with Content-Length)
   instrumentsBigCount integer [100000]            entries of BIG-instruments.json (streamed)
   instrumentsSchema compact | full [compact]      BIG entries: compact (about 250 bytes) or full, every
                                                   field of wire-formats §3.2 as in the §3.3 sample
