@@ -1,139 +1,291 @@
-// npm run bench: throughput and peak RSS of mdget against curl on the same emulator response, measured in
-// the same run (issue 3), startup against `node -e 0`, and the instruments pipeline against jq (issue 5).
-// It prints ratios, not verdicts. The emulator runs in this process, so every measurement is asynchronous.
+// npm run bench: mdget against what users would run instead (issue 9), each group against a baseline measured
+// in the same run: curl on the same emulator response, `xargs -P 8 curl` on the same URL list, `jq -c '.[]'`
+// on the same instruments file, `node -e 0` for start-up. Runs are interleaved (baseline, then every row,
+// RUNS times) so a drifting machine moves them alike; each figure is the median with [min-max].
+// Whole processes are timed by /usr/bin/time (wall, user+system CPU, peak RSS).
+//   BENCH_QUICK=1    smaller inputs and one run: under a minute
+//   BENCH_RUNS=n     runs per row (default 3)
+//   --json [file]    also write every figure as JSON (default bench/results.json)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../dist/emulator/index.js';
 
+const QUICK = process.env.BENCH_QUICK === '1';
+const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));
+const jsonAt = process.argv.indexOf('--json');
+const JSON_FILE =
+  jsonAt < 0
+    ? undefined
+    : (process.argv[jsonAt + 1] ?? fileURLToPath(new URL('./results.json', import.meta.url)));
+const SIZE = {
+  ticksPerDay: QUICK ? 2_000_000 : 8_000_000, // ~40 bytes each: ~80 MB or ~315 MB in one response
+  batchSymbols: QUICK ? 4 : 10,
+  batchDays: QUICK ? 10 : 20,
+  latencyMs: 50,
+  instruments: QUICK ? 20_000 : 200_000,
+};
 const BIN = fileURLToPath(new URL('../bin/mdget', import.meta.url));
-const TICKS = Number(process.env.BENCH_TICKS ?? 14_000_000); // ~39 bytes each: > 500 MiB in one response
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const BARE = fileURLToPath(new URL('./bare-undici.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mdget-bench-'));
-const hasTime = existsSync('/usr/bin/time');
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-const q = (s) => `'${s}'`;
-const mib = (bytes) => bytes / 1_048_576;
+if (!existsSync('/usr/bin/time')) throw new Error('npm run bench needs GNU time at /usr/bin/time');
+const q = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const results = [];
 
-/** Runs a shell line (under /usr/bin/time when present): seconds and peak RSS (MiB) of the timed command. */
+/** Runs one shell line under /usr/bin/time: wall seconds, CPU seconds and peak RSS (MiB) of the command. */
 async function timed(line, env = {}) {
   const marker = join(dir, 'time.txt');
-  const wrapped = hasTime ? `/usr/bin/time -o ${marker} -f '%e %M' ${line}` : line;
-  const started = process.hrtime.bigint();
-  const child = spawn('bash', ['--norc', '--noprofile', '-o', 'pipefail', '-c', wrapped], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    'bash',
+    ['--norc', '--noprofile', '-o', 'pipefail', '-c', `/usr/bin/time -o ${marker} -f '%e %U %S %M' ${line}`],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (c) => {
     stderr += c;
   });
   const status = await new Promise((resolve) => child.on('close', resolve));
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (status !== 0) throw new Error(`failed (${status}): ${line}\n${stderr}`);
-  const rssMiB = hasTime ? Number(readFileSync(marker, 'utf8').trim().split(/\s+/)[1]) / 1024 : Number.NaN;
-  return { seconds, rssMiB };
+  const [wall, user, sys, rss] = readFileSync(marker, 'utf8')
+    .trim()
+    .split('\n')
+    .at(-1)
+    .split(/\s+/)
+    .map(Number);
+  return { seconds: wall, cpu: user + sys, rssMiB: rss / 1024 };
 }
 
-/** The fastest of RUNS runs, with the highest peak RSS seen. */
-async function best(label, line, env) {
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await timed(line, env));
-  const seconds = Math.min(...runs.map((r) => r.seconds));
-  return { label, seconds, rssMiB: Math.max(...runs.map((r) => r.rssMiB)) };
-}
-
-function print(rows, baseline, unit) {
-  for (const r of rows) {
-    const ratio = baseline.seconds / r.seconds;
-    console.log(
-      `  ${r.label.padEnd(34)} ${r.seconds.toFixed(2).padStart(6)} s  ${unit(r).padStart(16)}  ${ratio.toFixed(2)}x baseline  peak RSS ${r.rssMiB.toFixed(0)} MiB`,
+/**
+ * Measures a group: the baseline and each row RUNS times, interleaved. `better` is 'faster' (ratio =
+ * baseline time / row time, higher is better) or 'time' (ratio = row time / baseline time, for start-up).
+ */
+async function group(name, baseline, rows, { better = 'faster', unit } = {}) {
+  const all = [baseline, ...rows];
+  const runs = all.map(() => []);
+  for (let r = 0; r < RUNS; r++) {
+    for (const [i, row] of all.entries()) runs[i].push(await timed(row.line, row.env));
+  }
+  console.log(`\n${name}`);
+  const out = { name, rows: [] };
+  for (const [i, row] of all.entries()) {
+    const seconds = runs[i].map((x) => x.seconds);
+    const ratios = runs[i].map((x, r) =>
+      better === 'faster' ? runs[0][r].seconds / x.seconds : x.seconds / runs[0][r].seconds,
     );
+    const figure = {
+      label: row.label,
+      seconds: { median: median(seconds), min: Math.min(...seconds), max: Math.max(...seconds) },
+      cpuSeconds: median(runs[i].map((x) => x.cpu)),
+      peakRssMiB: Math.max(...runs[i].map((x) => x.rssMiB)),
+      ratio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) },
+      ...(unit ? { unit: unit(median(seconds), median(runs[i].map((x) => x.cpu))) } : {}),
+    };
+    out.rows.push(figure);
+    const range = RUNS > 1 ? ` [${figure.ratio.min.toFixed(2)}-${figure.ratio.max.toFixed(2)}]` : '';
+    const ratio = i === 0 ? 'baseline' : `${figure.ratio.median.toFixed(2)}x${range}`;
+    console.log(
+      `  ${row.label.padEnd(44)} ${figure.seconds.median.toFixed(2).padStart(7)} s  ${(figure.unit ?? '').padStart(22)}  ${ratio.padEnd(18)} peak ${figure.peakRssMiB.toFixed(0).padStart(4)} MiB`,
+    );
+  }
+  results.push(out);
+  return out;
+}
+
+const ticksUrl = (emu, extra = '') =>
+  `${emu.urls.historical}/queryticks.ashx?username=demo&password=demo&symbol=ESM25&start=20250313&end=20250314&order=asc${extra}`;
+
+/** One large response, uncompressed (Content-Length) and on the default path (gzip, chunked). */
+async function largeResponse() {
+  const plain = await startEmulator({ ticksPerDay: SIZE.ticksPerDay, cacheBodies: true, gzip: 'never' });
+  const gzip = await startEmulator({ ticksPerDay: SIZE.ticksPerDay, cacheBodies: true });
+  try {
+    const file = join(dir, 'out');
+    await timed(`curl -sf ${q(ticksUrl(plain))} -o ${file}`); // fills each emulator's body cache
+    const bytes = statSync(file).size;
+    await timed(`curl -sf --compressed ${q(ticksUrl(gzip))} -o ${file}`);
+    const gb = bytes / 1e9;
+    const unit = (s, cpu) => `${(bytes / 1048576 / s).toFixed(0)} MiB/s ${(cpu / gb).toFixed(2)} cpu-s/GB`;
+    console.log(
+      `\none ticks response of ${(bytes / 1048576).toFixed(0)} MiB (${SIZE.ticksPerDay} ticks); ratio = curl time / time`,
+    );
+    const mdget = `${BIN} ticks ESM25 --start 2025-03-13 --no-progress --force -q --max-rows 1000000000`;
+    for (const [name, emu, curl] of [
+      ['uncompressed, Content-Length', plain, 'curl -sf'],
+      ['gzip, chunked (the default path)', gzip, 'curl -sf --compressed'],
+    ]) {
+      const env = emu.env;
+      const url = ticksUrl(emu);
+      await group(
+        `${name}: to a file`,
+        { label: `${curl} -o file`, line: `${curl} ${q(url)} -o ${file}` },
+        [
+          { label: 'mdget --format raw -o file', line: `${mdget} --format raw -o ${file}`, env },
+          { label: 'mdget -o file (csv)', line: `${mdget} -o ${file}`, env },
+          { label: 'mdget --format ndjson -o file', line: `${mdget} --format ndjson -o ${file}`, env },
+          ...(emu === plain
+            ? [{ label: 'bare undici, 1 MiB writes (yardstick)', line: `node ${BARE} ${q(url)} ${file}` }]
+            : []),
+        ],
+        { unit },
+      );
+      await group(
+        `${name}: to a pipe`,
+        { label: `${curl} | cat`, line: `${curl} ${q(url)} | cat > /dev/null` },
+        [
+          { label: 'mdget --format raw | cat', line: `${mdget} --format raw | cat > /dev/null`, env },
+          { label: 'mdget (csv) | cat', line: `${mdget} | cat > /dev/null`, env },
+        ],
+        { unit },
+      );
+    }
+  } finally {
+    await Promise.all([plain.close(), gzip.close()]);
   }
 }
 
-const emulator = await startEmulator({
-  ticksPerDay: TICKS,
-  cacheBodies: true,
-  gzip: 'never',
-  transfer: 'length',
-});
-try {
-  const env = emulator.env;
-  const url = `${emulator.urls.historical}/queryticks.ashx?username=${env.MDGET_USERNAME}&password=${env.MDGET_PASSWORD}&symbol=ESM25&start=20250313&end=20250314&order=asc`;
-  const file = join(dir, 'out.csv');
-  await timed(`curl -sf ${q(url)} -o ${file}`); // warm-up: fills the emulator's body cache
-  const bytes = statSync(file).size;
-  const rate = (r) => `${(mib(bytes) / r.seconds).toFixed(0)} MiB/s`;
-  console.log(
-    `ticks: one ${mib(bytes).toFixed(0)} MiB response (${TICKS} ticks), best of ${RUNS}, baseline = curl\n`,
-  );
-
-  const mdget = `${BIN} ticks ESM25 --start 2025-03-13 --no-progress --force`;
-  console.log('to a file:');
-  const curlFile = await best('curl -o file', `curl -sf ${q(url)} -o ${file}`);
-  print(
-    [
-      curlFile,
-      await best('mdget --format raw -o file', `${mdget} --format raw -o ${file}`, env),
-      await best('mdget --format raw --no-fsync -o file', `${mdget} --format raw --no-fsync -o ${file}`, env),
-      await best('mdget (csv: LF, header) -o file', `${mdget} -o ${file}`, env),
-    ],
-    curlFile,
-    rate,
-  );
-  console.log('to stdout, piped to cat > /dev/null:');
-  const curlPipe = await best('curl | cat', `curl -sf ${q(url)} | cat > /dev/null`);
-  print(
-    [
-      curlPipe,
-      await best('mdget --format raw | cat', `${mdget} --format raw | cat > /dev/null`, env),
-      await best('mdget (csv: LF, header) | cat', `${mdget} | cat > /dev/null`, env),
-    ],
-    curlPipe,
-    rate,
-  );
-
-  console.log('\nstartup (baseline = node -e 0):');
-  const node0 = await best('node -e 0', 'node -e 0');
-  print(
-    [node0, await best('mdget --help', `${BIN} --help`)],
-    node0,
-    (r) => `${(r.seconds * 1000).toFixed(0)} ms`,
-  );
-
-  if (process.env.BENCH_SKIP_INSTRUMENTS !== '1') {
-    const json = join(dir, 'big.json');
-    await timed(`curl -sf ${q(`${emulator.urls.instruments}/BIG-instruments.json`)} -o ${json}`);
-    const entries = Number(execFileSync('jq', ['length', json]).toString().trim());
-    const perSecond = (r) => `${Math.round(entries / r.seconds).toLocaleString('en-US')} entries/s`;
-    console.log(
-      `\ninstruments: BIG-instruments.json, ${mib(statSync(json).size).toFixed(0)} MiB, ${entries} entries`,
+/** The work users run mdget for: many requests with latency, against xargs -P 8 curl on the same URLs. */
+async function batch() {
+  const emu = await startEmulator({ latency: SIZE.latencyMs });
+  try {
+    const symbols = ['ESM25', 'NQM25', 'AAPL', 'MSFT', 'ZCN25', 'CLM25', 'GCM25', 'IBM', 'SPY', 'TSLA'].slice(
+      0,
+      SIZE.batchSymbols,
     );
-    const base = `${BIN} instruments BIG --no-progress --force`;
-    const rows = [
-      await best(
-        'mdget instruments --format sqlite',
-        `${base} --format sqlite -o ${join(dir, 'big.db')}`,
-        env,
-      ),
-      await best(
-        'mdget instruments --format ndjson',
-        `${base} --format ndjson -o ${join(dir, 'big.ndjson')}`,
-        env,
-      ),
-    ];
-    if (has('jq')) {
-      const jq = await best("jq -c '.[]' file > /dev/null", `jq -c '.[]' ${json} > /dev/null`);
-      print([jq, ...rows], jq, perSecond);
-    } else {
+    const start = '2025-02-03';
+    const end = new Date(Date.UTC(2025, 1, 3 + SIZE.batchDays)).toISOString().slice(0, 10);
+    const args = ['ticks', ...symbols, '--start', start, '--end', end];
+    const planned = execFileSync(BIN, [...args, '--dry-run'], { env: { ...process.env, ...emu.env } })
+      .toString()
+      .trim()
+      .split('\n');
+    const urls = join(dir, 'urls.txt');
+    writeFileSync(urls, `${planned.map((u) => u.replaceAll('***', 'demo')).join('\n')}\n`);
+    const out = join(dir, 'batch');
+    const mdget = `${BIN} ${args.join(' ')} -o '${out}/{symbol}/{date}.csv' --force -q --no-progress`;
+    console.log(
+      `\nbatch: ${planned.length} tick requests (${symbols.length} symbols x ${SIZE.batchDays} days), ${SIZE.latencyMs} ms latency each, gzip`,
+    );
+    const result = await group(
+      'batch: ratio = xargs time / time',
+      {
+        label: 'xargs -P 8 curl --compressed',
+        line: `xargs -P 8 -n 1 curl -sf --compressed -o /dev/null < ${urls}`,
+      },
+      [
+        { label: 'mdget --concurrency 8', line: `${mdget} --concurrency 8`, env: emu.env },
+        {
+          label: 'mdget --concurrency 8 --max-rows (no probes)',
+          line: `${mdget} --concurrency 8 --max-rows 1000000000`,
+          env: emu.env,
+        },
+        { label: 'mdget --concurrency 1', line: `${mdget} --concurrency 1`, env: emu.env },
+      ],
+    );
+    const [, c8, , c1] = result.rows;
+    const speedup = c1.seconds.median / c8.seconds.median;
+    const mark = emu.requests.length;
+    await timed(`${mdget} --concurrency 8`, emu.env);
+    const mine = emu.requests.slice(mark);
+    const connections = new Set(mine.map((r) => r.connection)).size;
+    console.log(
+      `  speed-up of --concurrency 8 over 1: ${speedup.toFixed(2)} (${(speedup / 8).toFixed(2)} of the ideal 8); ` +
+        `one run at --concurrency 8: ${mine.length} requests (${planned.length} planned) over ${connections} connections`,
+    );
+    result.speedup = {
+      value: speedup,
+      ofIdeal: speedup / 8,
+      connections,
+      requests: mine.length,
+      planned: planned.length,
+    };
+  } finally {
+    await emu.close();
+  }
+}
+
+/** 200,000 instruments of the full schema, gzip: mdget to ndjson and sqlite against jq -c '.[]'. */
+async function instruments() {
+  const emu = await startEmulator({
+    instrumentsSchema: 'full',
+    instrumentsBigCount: SIZE.instruments,
+    cacheBodies: true,
+  });
+  try {
+    const json = join(dir, 'big.json');
+    await timed(`curl -sf --compressed ${q(`${emu.urls.instruments}/BIG-instruments.json`)} -o ${json}`);
+    const entries = SIZE.instruments;
+    const unit = (s) => `${Math.round(entries / s).toLocaleString('en-US')} entries/s`;
+    console.log(
+      `\ninstruments: BIG, ${(statSync(json).size / 1048576).toFixed(0)} MiB, ${entries} entries, sent gzip`,
+    );
+    if (!has('jq')) {
       console.log('  (jq not installed: no baseline)');
-      print(rows, rows[0], perSecond);
+      return;
     }
+    const base = `${BIN} instruments BIG --no-progress --force -q`;
+    await group(
+      'instruments: ratio = jq time / time',
+      { label: "jq -c '.[]' file > /dev/null", line: `jq -c '.[]' ${json} > /dev/null` },
+      [
+        {
+          label: 'mdget instruments --format ndjson -o file',
+          line: `${base} --format ndjson -o ${join(dir, 'i.ndjson')}`,
+          env: emu.env,
+        },
+        {
+          label: 'mdget instruments --format sqlite -o file',
+          line: `${base} --format sqlite -o ${join(dir, 'i.db')}`,
+          env: emu.env,
+        },
+      ],
+      { unit },
+    );
+  } finally {
+    await emu.close();
+  }
+}
+
+/** Start-up: --help and a dry run against `node -e 0` (ratio = time / node's time; lower is better). */
+async function startup() {
+  const emu = await startEmulator({});
+  try {
+    await group(
+      'start-up: ratio = time / node -e 0',
+      { label: 'node -e 0', line: 'node -e 0' },
+      [
+        { label: 'mdget --help', line: `${BIN} --help` },
+        {
+          label: 'mdget ticks X --start 2025-03-13 --dry-run',
+          line: `${BIN} ticks X --start 2025-03-13 --dry-run`,
+          env: emu.env,
+        },
+      ],
+      { better: 'time', unit: (s) => `${(s * 1000).toFixed(0)} ms` },
+    );
+  } finally {
+    await emu.close();
+  }
+}
+
+console.log(
+  `mdget bench: ${QUICK ? 'quick, ' : ''}${RUNS} run(s) per row, Node ${process.versions.node}, ${cpus().length} cores`,
+);
+try {
+  await startup();
+  await largeResponse();
+  await batch();
+  await instruments();
+  if (JSON_FILE) {
+    writeFileSync(
+      JSON_FILE,
+      `${JSON.stringify({ date: new Date().toISOString(), node: process.versions.node, cores: cpus().length, quick: QUICK, runs: RUNS, groups: results }, null, 2)}\n`,
+    );
+    console.log(`\nfigures written to ${JSON_FILE}`);
   }
 } finally {
-  await emulator.close();
   rmSync(dir, { recursive: true, force: true });
 }

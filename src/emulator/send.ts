@@ -162,7 +162,8 @@ export async function sendOutcome(
   if (compress) {
     const pieces: Buffer[] | undefined = cache && gzipKey !== undefined ? [] : undefined;
     await pumpGzip(res, chunks, pieces);
-    if (pieces && gzipKey !== undefined && !res.destroyed) store(cache, gzipKey, pieces);
+    // a finished response may already be closed: what counts is that every byte went out
+    if (pieces && gzipKey !== undefined && res.writableFinished) store(cache, gzipKey, pieces);
   } else {
     await pump(chunks, res);
     if (!res.destroyed) res.end();
