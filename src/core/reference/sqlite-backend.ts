@@ -79,7 +79,10 @@ export function openSqlite(path: string, options: OpenSqliteOptions = {}): Sqlit
   }
   // Loaded only here, so that Node 24 never touches the addon (built for another Node's ABI) at all.
   const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite;
-  const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  const db = new Database(path, {
+    readonly: options.readonly ?? false,
+    fileMustExist: options.readonly ?? false,
+  });
   return {
     backend: 'better-sqlite3',
     exec: (sql) => {
