@@ -33,13 +33,25 @@ export function node24(env = process.env) {
   try {
     const spec = `node-${process.platform}-${process.arch}@${NODE24_VERSION}`;
     // npm checks the tarball against the registry's integrity hash; --json names the file it wrote.
-    const packed = JSON.parse(
-      execFileSync('npm', ['pack', spec, '--json', '--pack-destination', work], {
-        cwd: work,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    );
+    let packed;
+    try {
+      packed = JSON.parse(
+        execFileSync('npm', ['pack', spec, '--json', '--pack-destination', work], {
+          cwd: work,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+    } catch (error) {
+      // npm's own report runs to a dozen lines: keep the one that says what went wrong.
+      const lines = String(error.stderr ?? '').split('\n');
+      const reason =
+        lines.find((line) => /^npm error [A-Z]\w*Error|^npm error 404/.test(line)) ??
+        lines.find((line) => line.startsWith('npm error'));
+      throw new Error(`npm pack ${spec} failed: ${reason?.slice('npm error '.length) ?? error.message}`, {
+        cause: error,
+      });
+    }
     execFileSync('tar', [
       '-xzf',
       join(work, packed[0].filename),
@@ -63,10 +75,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     console.log(node24());
   } catch (error) {
-    const detail = error instanceof Error ? error.stderr?.toString().trim() || error.message : String(error);
-    console.error(
-      `node24: cannot install node-${process.platform}-${process.arch}@${NODE24_VERSION}: ${detail}`,
-    );
+    console.error(`node24: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   }
 }
