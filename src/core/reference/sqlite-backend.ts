@@ -50,13 +50,16 @@ interface NodeSqlite {
   };
 }
 
-// The one Node-version-specific place in mdget (issue 12). Node 22.13 and later ship SQLite as the
-// built-in node:sqlite; Node 20 has none. The single binary (Node 24) cannot embed a native addon, and
-// node:sqlite is what keeps it one self-contained file; under npm on Node 24 it also spares users a
-// native module built for their exact Node ABI. On Node 20 the dependency better-sqlite3 does the job.
-// getBuiltinModule (Node >= 20.16) answers undefined where a Node lacks the module or hides it behind a flag.
+// The one Node-version-specific place in mdget (issue 12). Node 24 ships SQLite as the built-in
+// node:sqlite. The single binary (Node 24) cannot embed a native addon, and node:sqlite is what keeps it
+// one self-contained file; under npm on Node 24 it also spares users an addon built for their exact Node
+// ABI (and better-sqlite3 12.11.1 built for Node 24 aborted in a Statement destructor during GC when we
+// measured it). Node 20 has no node:sqlite, and Node 22 (22.13 to 22.23 at least) prints an
+// ExperimentalWarning on stderr when it loads, so both keep the dependency better-sqlite3.
 const builtinSqlite = (): NodeSqlite | undefined =>
-  process.getBuiltinModule?.('node:sqlite') as NodeSqlite | undefined;
+  Number(process.versions.node.split('.')[0]) >= 24
+    ? (process.getBuiltinModule('node:sqlite') as NodeSqlite | undefined)
+    : undefined;
 
 /** The SQLite module `openSqlite` uses on this Node. */
 export const sqliteBackend = (): SqliteBackendName => (builtinSqlite() ? 'node:sqlite' : 'better-sqlite3');
