@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isMdgetError, MdgetError } from '../errors.js';
@@ -102,7 +101,8 @@ export async function writeSqlite(
   options: SqliteOptions = {},
 ): Promise<SqliteCounts> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  const temp = join(dirname(targetPath), `.${basename(targetPath)}.${randomUUID().slice(0, 8)}.part`);
+  // Global Web Crypto rather than node:crypto, as in atomic-file.ts (start-up).
+  const temp = join(dirname(targetPath), `.${basename(targetPath)}.${crypto.randomUUID().slice(0, 8)}.part`);
   let db: SqliteDatabase | undefined;
   let reading = false;
   try {
