@@ -24,8 +24,9 @@ export function node24(env = process.env) {
   const dir = node24Dir(env);
   const node = join(dir, 'bin', 'node');
   if (existsSync(node)) return node;
-  if (process.platform === 'win32')
-    throw new Error('node24: fetching Node is implemented for Linux and macOS');
+  if (process.platform === 'win32') {
+    throw new Error('fetching Node from the registry is implemented for Linux and macOS only');
+  }
   const parent = join(dir, '..');
   mkdirSync(parent, { recursive: true });
   // Unpacked beside its final name and renamed: a concurrent or interrupted fetch never leaves half a Node.
