@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type FileHandle, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable, type Transform } from 'node:stream';
@@ -67,7 +66,7 @@ export class Spools<T> {
 
   /** Downloads one body into an unlinked file; resolves with a handle to read it from the start. */
   private async spool(item: T): Promise<FileHandle> {
-    const path = join(this.dir, `.mdget-spool-${randomUUID().slice(0, 8)}`);
+    const path = join(this.dir, `.mdget-spool-${crypto.randomUUID().slice(0, 8)}`);
     const writer = await open(path, 'wx', 0o600);
     let reader: FileHandle | undefined;
     try {

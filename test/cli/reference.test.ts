@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { type Emulator, type Fault, generateCapture } from '../../src/emulator/index.js';
 import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, requestsTo } from '../helpers/cli-env.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
+import { openDb } from '../helpers/sqlite.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 // CME's file holds this id as a JSON string; a float would read it as ...992 (wire-formats §3.1).
@@ -24,7 +24,6 @@ const CME_IDS = [
 const captureText = (options: Parameters<typeof generateCapture>[0]) =>
   `${generateCapture(options).join('\n')}\n`;
 const csvRows = (text: string) => text.trimEnd().split('\n');
-const openDb = (path: string) => new Database(path, { readonly: true, fileMustExist: true });
 const noRequests = (emu: Emulator) => expect(emu.requests).toEqual([]);
 
 describe.concurrent('mdget exchanges', () => {

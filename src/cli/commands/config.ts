@@ -1,5 +1,6 @@
 import { CONFIG_VARIABLES, type Config } from '../../core/config.js';
 import { REDACTED, redactText } from '../../core/redact.js';
+import { sqliteBackend } from '../../core/reference/sqlite-backend.js';
 import { readEnvFile, resolveConfig } from '../config.js';
 import type { Flags, RunContext } from './download.js';
 import { configFrom } from './download.js';
@@ -27,5 +28,11 @@ export async function runConfig(flags: Flags, ctx: RunContext): Promise<void> {
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   for (const [name, value, source] of rows) {
     ctx.io.stdout.write(`${name.padEnd(width)}  ${value.padEnd(valueWidth)}  ${source}\n`);
+  }
+  // A single binary carries its own Node (issue 12): say which one runs, and which SQLite module it uses.
+  if (flags.verbose) {
+    const sea = (process.getBuiltinModule('node:sea') as { isSea(): boolean } | undefined)?.isSea() ?? false;
+    const runtime = `Node ${process.version}${sea ? ' (single executable)' : ''}`;
+    ctx.io.stderr.write(`mdget: ${runtime}, SQLite through ${sqliteBackend()}\n`);
   }
 }

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { isMdgetError, MdgetError } from '../errors.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import type { JsonNumber } from './lossless-json.js';
@@ -13,6 +11,7 @@ import {
   symbolColumns,
   toProfileRows,
 } from './profile-tables.js';
+import { isPrimaryKeyConflict, openSqlite, type SqliteDatabase, type SqliteValue } from './sqlite-backend.js';
 
 /** Options of `writeSqlite`: rows per transaction, and a listener for repeated marketIds (last wins). */
 export interface SqliteOptions {
@@ -27,7 +26,6 @@ export interface SqliteCounts {
   spreadLegs: number;
 }
 
-type Bindable = string | number | bigint | null;
 // keyof never is every key, so this accepts the columns of any row type.
 type AnyColumn = Column<never>;
 
@@ -68,7 +66,7 @@ function insertSql(table: string, columns: readonly AnyColumn[], verb = 'INSERT'
   return `${verb} INTO ${table} (${columns.map((c) => c.name).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 }
 
-function bindable(value: string | JsonNumber | null, kind: ColumnKind): Bindable {
+function bindable(value: string | JsonNumber | null, kind: ColumnKind): SqliteValue {
   if (value === null || typeof value === 'string') return value;
   if (typeof value === 'number') return value;
   // A raw number an int64 can hold goes in exactly; anything else is a double, the best REAL can do.
@@ -79,7 +77,7 @@ function bindable(value: string | JsonNumber | null, kind: ColumnKind): Bindable
   return Number(value);
 }
 
-function valuesOf(row: object, columns: readonly AnyColumn[]): Bindable[] {
+function valuesOf(row: object, columns: readonly AnyColumn[]): SqliteValue[] {
   const record = row as Record<string, string | JsonNumber | null>;
   return columns.map((column) => bindable(record[column.key] ?? null, column.kind));
 }
@@ -103,25 +101,22 @@ export async function writeSqlite(
   options: SqliteOptions = {},
 ): Promise<SqliteCounts> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  const temp = join(dirname(targetPath), `.${basename(targetPath)}.${randomUUID().slice(0, 8)}.part`);
-  let db: Database.Database | undefined;
+  // Global Web Crypto rather than node:crypto, as in atomic-file.ts (start-up).
+  const temp = join(dirname(targetPath), `.${basename(targetPath)}.${crypto.randomUUID().slice(0, 8)}.part`);
+  let db: SqliteDatabase | undefined;
   let reading = false;
   try {
-    db = new Database(temp);
+    db = openSqlite(temp);
     // The file is private until the rename and deleted on failure: no journal, no sync per commit.
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma('cache_size = -16384');
+    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF');
+    db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -16384');
     for (const statement of SCHEMA) db.exec(statement);
-    const insertInstrument = db.prepare<Bindable[]>(insertSql('instruments', instrumentColumns));
-    const replaceInstrument = db.prepare<Bindable[]>(
-      insertSql('instruments', instrumentColumns, 'INSERT OR REPLACE'),
-    );
-    const insertSymbol = db.prepare<Bindable[]>(insertSql('symbols', symbolColumns, 'INSERT OR REPLACE'));
-    const insertLeg = db.prepare<Bindable[]>(insertSql('spread_legs', spreadLegColumns, 'INSERT OR REPLACE'));
-    const dropSymbols = db.prepare<[string]>('DELETE FROM symbols WHERE market_id = ?');
-    const dropLegs = db.prepare<[string]>('DELETE FROM spread_legs WHERE market_id = ?');
+    const insertInstrument = db.prepare(insertSql('instruments', instrumentColumns));
+    const replaceInstrument = db.prepare(insertSql('instruments', instrumentColumns, 'INSERT OR REPLACE'));
+    const insertSymbol = db.prepare(insertSql('symbols', symbolColumns, 'INSERT OR REPLACE'));
+    const insertLeg = db.prepare(insertSql('spread_legs', spreadLegColumns, 'INSERT OR REPLACE'));
+    const dropSymbols = db.prepare('DELETE FROM symbols WHERE market_id = ?');
+    const dropLegs = db.prepare('DELETE FROM spread_legs WHERE market_id = ?');
 
     let inBatch = 0;
     db.exec('BEGIN');
@@ -133,7 +128,7 @@ export async function writeSqlite(
       try {
         insertInstrument.run(...values);
       } catch (error) {
-        if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+        if (!isPrimaryKeyConflict(error)) throw error;
         options.onWarning?.(
           `instruments: marketId ${rows.instrument.marketId} appears more than once; the last definition wins`,
         );
@@ -153,13 +148,13 @@ export async function writeSqlite(
     reading = false;
     db.exec('COMMIT');
     for (const statement of INDEXES) db.exec(statement);
-    const count = (table: string) => Number(db?.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
+    const count = (table: string) => Number(db?.prepare(`SELECT count(*) AS n FROM ${table}`).get()?.n);
     const counts = {
       instruments: count('instruments'),
       symbols: count('symbols'),
       spreadLegs: count('spread_legs'),
     };
-    db.pragma('user_version = 1');
+    db.exec('PRAGMA user_version = 1');
     db.close();
     db = undefined;
     await syncFile(temp);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -24,9 +23,11 @@ export function writeTo(out: Writable, data: string | Buffer): Promise<void> {
   });
 }
 
+// The global Web Crypto, not node:crypto: importing that loads all of Node's crypto modules on every
+// start, `--help` included (issue 12 measured ~5 ms of the single binary's start-up).
 /** The temporary name beside the target, so the final rename stays on one file system and is atomic. */
 export const tempPathFor = (target: string): string =>
-  join(dirname(target), `.${basename(target)}.${randomUUID().slice(0, 8)}.part`);
+  join(dirname(target), `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.part`);
 
 /** Converts a file-system error into MDGET_IO with a one-line message. */
 export function ioError(error: unknown, what: string): MdgetError {

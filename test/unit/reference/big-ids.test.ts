@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { readCapture } from '../../../src/core/reference/capture.js';
 import { type InstrumentEntry, parseInstrumentArray } from '../../../src/core/reference/instrument-stream.js';
 import { writeSqlite } from '../../../src/core/reference/sqlite-writer.js';
 import { writeTables } from '../../../src/core/reference/table-writers.js';
+import { openDb } from '../../helpers/sqlite.js';
 import { TextSink } from './helpers.js';
 
 // 2^53 + 1 and 2^63 - 1: a double would print 9007199254740992 and 9223372036854775808.
@@ -54,7 +54,7 @@ describe.each(sources)('an id above 2^53 from the %s', (_name, entries) => {
     try {
       const target = join(dir, 'ids.sqlite');
       await writeSqlite(entries(), target);
-      const db = new Database(target, { readonly: true });
+      const db = openDb(target);
       const rows = db
         .prepare('SELECT market_id, symbol FROM instruments ORDER BY rowid')
         .safeIntegers(true)

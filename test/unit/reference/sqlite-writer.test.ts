@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readCapture } from '../../../src/core/reference/capture.js';
 import { parseInstrumentArray } from '../../../src/core/reference/instrument-stream.js';
 import type { JsonObject } from '../../../src/core/reference/lossless-json.js';
 import { writeSqlite } from '../../../src/core/reference/sqlite-writer.js';
+import { openDb } from '../../helpers/sqlite.js';
 import { fixtureStream } from './helpers.js';
 
 let dir = '';
@@ -25,7 +25,7 @@ describe('writeSqlite', () => {
       symbols: 4,
       spreadLegs: 2,
     });
-    const db = new Database(target, { readonly: true });
+    const db = openDb(target);
     try {
       const ids = db
         .prepare('SELECT market_id, typeof(market_id) AS type FROM instruments ORDER BY rowid')
@@ -88,7 +88,7 @@ describe('writeSqlite', () => {
   it('declares primary keys and indexes on symbol and exchange', async () => {
     const target = join(dir, 'cme.sqlite');
     await writeSqlite(fixtureEntries(), target);
-    const db = new Database(target, { readonly: true });
+    const db = openDb(target);
     try {
       const pk = (table: string) =>
         (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string; pk: number }[])
@@ -129,7 +129,7 @@ describe('writeSqlite', () => {
     const counts = await writeSqlite(entries(), target, { batchSize: 1, onWarning: (m) => warnings.push(m) });
     expect(counts).toEqual({ instruments: 2, symbols: 1, spreadLegs: 0 });
     expect(warnings).toEqual(['instruments: marketId 1 appears more than once; the last definition wins']);
-    const db = new Database(target, { readonly: true });
+    const db = openDb(target);
     try {
       expect(db.prepare('SELECT market_id, symbol FROM instruments ORDER BY market_id').all()).toEqual([
         { market_id: '1', symbol: 'NEW' },
