@@ -250,8 +250,13 @@ export class ResponseTransform extends Transform {
       this.lastLine = region.toString('latin1', last.start, last.end);
       this.lastKey = this.keyAt(region, last.start, last.end) ?? this.lastKey;
     }
-    this.receivedRows += this.received.count(region, final);
-    this.writeLines(this.endKey === undefined ? region : this.beforeEnd(region), final);
+    const kept = this.endKey === undefined ? region : this.beforeEnd(region);
+    // Unfiltered (nearly always), the rows written are the rows received: count them once.
+    if (kept === region) this.receivedRows += this.writeLines(region, final);
+    else {
+      this.receivedRows += this.received.count(region, final);
+      this.writeLines(kept, final);
+    }
   }
 
   /**
@@ -291,38 +296,48 @@ export class ResponseTransform extends Transform {
     return region.subarray(0, at);
   }
 
-  private writeLines(lines: Buffer, final: boolean): void {
+  /** Writes complete lines in the output format; returns how many lines they held (blank ones too for raw). */
+  private writeLines(lines: Buffer, final: boolean): number {
     const { state } = this.options;
     if (state.format === 'raw') {
-      if (lines.length === 0) return;
-      this.rows += this.written.count(lines, final);
+      const count = this.written.count(lines, final);
+      if (lines.length === 0) return count;
+      this.rows += count;
       state.headerWritten = true;
       this.push(lines);
-      return;
+      return count;
     }
     const before = this.normalizer.lines;
     let out = this.normalizer.push(lines);
     if (final) out = Buffer.concat([out, this.normalizer.end()]);
-    if (out.length === 0) return;
-    this.rows += this.normalizer.lines - before;
+    const count = this.normalizer.lines - before;
+    if (out.length === 0) return count;
+    this.rows += count;
     if (this.suffix) out = Buffer.from(out.toString('utf8').replaceAll('\n', `${this.suffix}\n`));
     if (state.format === 'csv') {
       if (state.header && !state.headerWritten && this.fieldNames)
         this.push(`${this.fieldNames.join(',')}\n`);
       state.headerWritten = true;
       this.push(out);
-      return;
+      return count;
     }
     state.headerWritten = true;
+    this.push(this.json(out));
+    return count;
+  }
+
+  /** Normalized csv lines as ndjson lines or json array items. */
+  private json(lines: Buffer): string {
+    const { state } = this.options;
     let text = '';
-    for (const line of out.toString('utf8').split('\n')) {
+    for (const line of lines.toString('utf8').split('\n')) {
       if (line === '') continue;
       const json = recordToJson(line, this.fieldNames, this.check.shape);
       if (state.format === 'ndjson') text += `${json}\n`;
       else text += `${state.jsonItems === 0 ? '[\n' : ',\n'}${json}`;
       state.jsonItems++;
     }
-    this.push(text);
+    return text;
   }
 }
 

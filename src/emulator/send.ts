@@ -94,7 +94,11 @@ async function measureGzip(chunks: Iterable<string | Buffer>): Promise<number> {
  * Streams chunks through gzip into the response; resolves when the response is done or gone. The gzip
  * pieces are recorded into `into` when given (cacheBodies), to be replayed as they were sent.
  */
-async function pumpGzip(res: ServerResponse, chunks: Iterable<string | Buffer>, into?: Buffer[]): Promise<void> {
+async function pumpGzip(
+  res: ServerResponse,
+  chunks: Iterable<string | Buffer>,
+  into?: Buffer[],
+): Promise<void> {
   const gzip = createGzip(GZIP_OPTIONS);
   if (into) gzip.on('data', (piece: Buffer) => into.push(piece));
   gzip.pipe(res);

@@ -10,7 +10,10 @@ describe('cacheBodies (benchmarks)', () => {
       const first = await get(url, { 'accept-encoding': 'gzip' });
       const again = await get(url, { 'accept-encoding': 'gzip' });
       const plain = await get(url);
-      expect([first.headers['content-encoding'], again.headers['content-encoding']]).toEqual(['gzip', 'gzip']);
+      expect([first.headers['content-encoding'], again.headers['content-encoding']]).toEqual([
+        'gzip',
+        'gzip',
+      ]);
       expect(again.headers['transfer-encoding']).toBe('chunked');
       expect(again.body.equals(first.body)).toBe(true);
       expect(gunzipSync(again.body).equals(plain.body)).toBe(true);

@@ -60,3 +60,39 @@ describe('LineNormalizer', () => {
     }
   });
 });
+
+describe('the SIMD paths against plain JavaScript, on random bytes', () => {
+  const alphabet = ['a', 'b', '1', ',', '.', ' ', '\t', '\r', '\n', '\r\n'];
+  const random = (seed: number) => () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+
+  it('countLineEnds counts LF, CR and CR LF once, a CR LF across 16-byte blocks too', () => {
+    const next = random(7);
+    const n = new LineNormalizer();
+    for (let round = 0; round < 300; round++) {
+      const text = Array.from(
+        { length: Math.floor(next() * 120) },
+        () => alphabet[Math.floor(next() * 10)],
+      ).join('');
+      const expected = (text.match(/\r\n|\r|\n/g) ?? []).length;
+      expect(n.countLineEnds(Buffer.from(text)), JSON.stringify(text)).toBe(expected);
+    }
+  });
+
+  it('normalize equals the JavaScript rule: LF ends, blank lines dropped, a prefix on every line', () => {
+    const next = random(11);
+    for (let round = 0; round < 300; round++) {
+      const text = Array.from(
+        { length: Math.floor(next() * 150) },
+        () => alphabet[Math.floor(next() * 10)],
+      ).join('');
+      const n = new LineNormalizer('P,');
+      const out = Buffer.concat([n.push(Buffer.from(text)), n.end()]).toString();
+      const lines = text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
+      expect(out, JSON.stringify(text)).toBe(lines.map((line) => `P,${line}\n`).join(''));
+      expect(n.lines).toBe(lines.length);
+    }
+  });
+});

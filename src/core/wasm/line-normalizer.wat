@@ -28,7 +28,7 @@
     (param $in i32) (param $n i32) (param $out i32) (param $cap i32) (param $pre i32) (param $preLen i32)
     (result i32)
     (local $i i32) (local $end i32) (local $j i32) (local $outEnd i32) (local $lineOut i32) (local $lineIn i32)
-    (local $content i32) (local $lines i32) (local $b i32) (local $v v128)
+    (local $content i32) (local $lines i32) (local $b i32) (local $v v128) (local $m i32) (local $k i32)
     (local.set $i (local.get $in))
     (local.set $end (i32.add (local.get $in) (local.get $n)))
     (local.set $outEnd (i32.add (local.get $out) (local.get $cap)))
@@ -41,18 +41,24 @@
         ;; out of room: stop before this line; the caller flushes and calls again from `rest`
         (if (i32.gt_u (i32.add (local.get $j) (i32.const 16)) (local.get $outEnd))
           (then (global.set $full (i32.const 1)) (br $done)))
-        ;; 16 bytes without a control character: copy them as they are
+        ;; 16 bytes: those before the first control character are copied with one store
         (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $end))
           (then
             (local.set $v (v128.load align=1 (local.get $i)))
-            (if (i32.eqz (v128.any_true (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 32)))))
+            (local.set $m (i8x16.bitmask (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 32)))))
+            ;; $k: bytes before the first control character (16 when there is none)
+            (local.set $k (i32.ctz (i32.or (local.get $m) (i32.const 0x10000))))
+            (if (local.get $k)
               (then
                 (v128.store align=1 (local.get $j) (local.get $v))
-                (local.set $i (i32.add (local.get $i) (i32.const 16)))
-                (local.set $j (i32.add (local.get $j) (i32.const 16)))
                 (local.set $content
                   (i32.or (local.get $content)
-                    (v128.any_true (i8x16.gt_u (local.get $v) (i8x16.splat (i32.const 32))))))
+                    (i32.ne (i32.const 0)
+                      (i32.and
+                        (i8x16.bitmask (i8x16.gt_u (local.get $v) (i8x16.splat (i32.const 32))))
+                        (i32.sub (i32.shl (i32.const 1) (local.get $k)) (i32.const 1))))))
+                (local.set $i (i32.add (local.get $i) (local.get $k)))
+                (local.set $j (i32.add (local.get $j) (local.get $k)))
                 (br $next)))))
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $b (i32.load8_u (local.get $i)))
@@ -92,20 +98,31 @@
     (global.set $rest (i32.sub (local.get $lineIn) (local.get $in)))
     (i32.sub (local.get $lineOut) (local.get $out)))
 
-  ;; line_ends(in, n) -> line ends (LF, CR, CR LF as one) in the bytes: the raw path's row count
+;; line_ends(in, n) -> line ends (LF, CR, CR LF as one) in the bytes: the raw path's row count. Counted
+  ;; 16 bytes at a time from bitmasks; a CR LF split across two blocks is counted once.
   (func (export "line_ends") (param $in i32) (param $n i32) (result i32)
-    (local $i i32) (local $end i32) (local $count i32) (local $v v128) (local $b i32)
+    (local $i i32) (local $end i32) (local $count i32) (local $v v128) (local $b i32) (local $lf i32) (local $cr i32)
     (local.set $i (local.get $in))
     (local.set $end (i32.add (local.get $in) (local.get $n)))
+    (block $simd
+      (loop $blocks
+        (br_if $simd (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $end)))
+        (local.set $v (v128.load align=1 (local.get $i)))
+        (local.set $lf (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 10)))))
+        (local.set $cr (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 13)))))
+        (local.set $count
+          (i32.sub
+            (i32.add (local.get $count) (i32.add (i32.popcnt (local.get $lf)) (i32.popcnt (local.get $cr))))
+            (i32.popcnt (i32.and (local.get $cr) (i32.shr_u (local.get $lf) (i32.const 1))))))
+        ;; a CR ending the block and an LF starting the next are one line end
+        (if (i32.and (i32.shr_u (local.get $cr) (i32.const 15)) (i32.lt_u (i32.add (local.get $i) (i32.const 16)) (local.get $end)))
+          (then
+            (if (i32.eq (i32.load8_u (i32.add (local.get $i) (i32.const 16))) (i32.const 10))
+              (then (local.set $count (i32.sub (local.get $count) (i32.const 1)))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $blocks)))
     (block $done
       (loop $next
-        (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $end))
-          (then
-            (local.set $v (v128.load align=1 (local.get $i)))
-            (if (i32.eqz (v128.any_true (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 14)))))
-              (then
-                (local.set $i (i32.add (local.get $i) (i32.const 16)))
-                (br $next)))))
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $b (i32.load8_u (local.get $i)))
         (if (i32.eq (local.get $b) (i32.const 10)) (then (local.set $count (i32.add (local.get $count) (i32.const 1)))))
