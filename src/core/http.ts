@@ -1,11 +1,12 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { isMdgetError, MdgetError } from './errors.js';
 import { redactText, redactUrl } from './redact.js';
 import { type RetryPolicy, retryDelayMs } from './retry.js';
-import { Agent, request } from './undici-core.js';
+import { dispatchGet } from './response-body.js';
+import { Agent } from './undici-core.js';
 
 /** Creates the one undici Agent of a run: keep-alive, timeouts, no redirects (credentials ride in URLs). */
 export function createDispatcher(options: { timeoutMs: number; connections?: number }): Dispatcher {
@@ -31,22 +32,26 @@ export interface HttpDeps {
 export interface OpenResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
-  /** The body as the server sent it (content-encoding not undone), read in whole-buffer batches. */
+  /** The body as the server sent it (content-encoding not undone); see response-body.ts. */
   body: Readable;
 }
 
-/** Bytes undici may hold for a body before it pauses the socket. */
-const BODY_BUFFER_BYTES = 1024 * 1024;
+/** What a run needs to send requests: the dispatcher, the abort signal, the retry policy. */
+export interface HttpDeps {
+  dispatcher: Dispatcher;
+  signal?: AbortSignal;
+  retry: RetryPolicy;
+  /** Told before each retry, with the redacted reason; the CLI shows it with --verbose. */
+  onRetry?: (info: { url: string; attempt: number; delayMs: number; reason: string }) => void;
+  random?: () => number;
+  secrets?: readonly (string | undefined)[];
+}
 
-/**
- * undici's body, read through its async iterator: each read takes everything buffered, so the parser
- * resumes only once the whole buffer was consumed. Piped in flowing mode instead, each read of one chunk
- * resumed llhttp, which took the whole socket buffer, parsed one chunk and put the rest back: with the
- * small chunks of a gzip body that copying grew quadratically (a 300 MB gzip day: 56 GB copied, 2 GB RSS,
- * 45 s; issue 8). Destroying the result destroys undici's body, which frees the socket.
- */
-function batchedBody(body: Dispatcher.ResponseData['body']): Readable {
-  return Readable.from(body, { objectMode: false, highWaterMark: BODY_BUFFER_BYTES });
+export interface OpenResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as the server sent it (content-encoding not undone); see response-body.ts. */
+  body: Readable;
 }
 
 const RETRYABLE_CODES = new Set([
@@ -110,15 +115,12 @@ export async function openResponse(
     let reason: string;
     let retryAfter: string | undefined;
     try {
-      const response = await request(url, deps.dispatcher, {
+      const response = await dispatchGet(url, deps.dispatcher, {
         headers,
         ...(deps.signal ? { signal: deps.signal } : {}),
-        highWaterMark: BODY_BUFFER_BYTES,
       });
       const { statusCode } = response;
-      if (statusCode >= 200 && statusCode < 300) {
-        return { statusCode, headers: response.headers, body: batchedBody(response.body) };
-      }
+      if (statusCode >= 200 && statusCode < 300) return response;
       const firstLine = await readFirstLine(
         response.body,
         String(response.headers['content-encoding'] ?? ''),
@@ -173,7 +175,7 @@ function header(value: string | string[] | undefined): string | undefined {
 }
 
 /** The first non-blank line of an error body (≤ 4 KiB read, rest dumped, gzip undone), at most 200 characters. */
-async function readFirstLine(body: Dispatcher.ResponseData['body'], encoding: string): Promise<string> {
+async function readFirstLine(body: Readable, encoding: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
