@@ -97,7 +97,7 @@ export async function runBatch(
   }
 
   const cuts = new CutTracker(options.maxRows === undefined ? {} : { maxRows: options.maxRows });
-  const run: RunState = { cuts, nextId: 0, stdoutClosed: false };
+  const run: RunState = { cuts, nextId: 0, stdoutClosed: false, commits: [], inFlight: new Set() };
   const failures: MdgetError[] = [];
   const queue = [...pending];
   const worker = async () => {
@@ -112,6 +112,7 @@ export async function runBatch(
   };
   const width = pending.some((g) => g.target === '-') ? 1 : Math.max(1, options.concurrency);
   await Promise.all(Array.from({ length: Math.min(width, pending.length) }, worker));
+  for (const failure of await Promise.all(run.commits)) if (failure) failures.push(failure);
 
   const results = [...resumedAway, ...groups.flatMap((g) => g.items.map((i) => i.result))];
   const added = results.filter((r) => r.continuation);

@@ -35,18 +35,26 @@ export function todayIn(zone: string, now: Date): WallTime {
   return new Date(Date.UTC(get('year'), get('month') - 1, get('day')));
 }
 
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
 /** The wall clock in `zone` at instant `now`, to the second: the service's data cut-off (issue 8). */
 export function wallClockIn(zone: string, now: Date): WallTime {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(now);
+  // One formatter per zone: building one costs ~0.4 ms, and every planned window asks (issue 9).
+  let clock = clocks.get(zone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    clocks.set(zone, clock);
+  }
+  const parts = clock.formatToParts(now);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return new Date(
     Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')),

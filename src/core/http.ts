@@ -4,8 +4,8 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { isMdgetError, MdgetError } from './errors.js';
 import { redactText, redactUrl } from './redact.js';
-import { type RetryPolicy, retryDelayMs } from './retry.js';
 import { dispatchGet } from './response-body.js';
+import { type RetryPolicy, retryDelayMs } from './retry.js';
 import { Agent } from './undici-core.js';
 
 /** Creates the one undici Agent of a run: keep-alive, timeouts, no redirects (credentials ride in URLs). */

@@ -41,6 +41,9 @@ export interface RunState {
   cuts: CutTracker;
   nextId: number;
   stdoutClosed: boolean;
+  /** Commits of file outputs still running: each resolves to its failure, if any. */
+  commits: Promise<MdgetError | undefined>[];
+  inFlight: Set<Promise<MdgetError | undefined>>;
 }
 
 /**
@@ -179,12 +182,6 @@ async function writeOutput(
   try {
     const closing = closingBytes(output);
     if (closing) await writeTo(sink.stream, closing);
-    await sink.commit();
-    if (group.target !== '-')
-      await markProvisional(
-        group.target,
-        items.some((i) => i.plan.series?.provisional),
-      );
   } catch (error) {
     if (sink.closed) {
       run.stdoutClosed = true;
@@ -193,7 +190,49 @@ async function writeOutput(
     await sink.abort();
     return toMdgetError(error);
   }
+  const provisional = items.some((i) => i.plan.series?.provisional);
+  const commit = finalize(group.target, sink, provisional, run);
+  if (group.target === '-') return commit;
+  // A file's fsync and rename overlap the next output's download; the batch awaits them all (issue 9). At
+  // most COMMITS_IN_FLIGHT wait, each holding its file open.
+  const tracked = commit.then((failure) => failure && failCommitted(group, failure));
+  run.commits.push(tracked);
+  run.inFlight.add(tracked);
+  void tracked.finally(() => run.inFlight.delete(tracked));
+  while (run.inFlight.size >= COMMITS_IN_FLIGHT) await Promise.race(run.inFlight);
   return undefined;
+}
+
+const COMMITS_IN_FLIGHT = 16;
+
+/** Makes an output final: sync, close, rename; the provisional marker follows. */
+async function finalize(
+  target: string,
+  sink: Sink,
+  provisional: boolean,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  try {
+    await sink.commit();
+    if (target !== '-') await markProvisional(target, provisional);
+    return undefined;
+  } catch (error) {
+    if (sink.closed) {
+      run.stdoutClosed = true;
+      return undefined;
+    }
+    await sink.abort();
+    return toMdgetError(error);
+  }
+}
+
+/** An output whose commit failed: its requests are failed in the report, and the failure returned. */
+function failCommitted(group: OutputGroup, failure: MdgetError): MdgetError {
+  for (const { result } of group.items) {
+    result.status = 'failed';
+    result.error = { code: failure.code, message: failure.message };
+  }
+  return failure;
 }
 
 /** A probe came back: rows past the key it started from mean the response it continued was cut. */
