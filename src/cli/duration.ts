@@ -22,3 +22,13 @@ export function parseDuration(value: string): number {
   if (ms <= 0) throw new InvalidArgumentError('the duration must be positive.');
   return Math.round(ms);
 }
+
+/** Requests per second from `5`, `5/s`, `0.5/s`, `120/m` or `3600/h` (--rate); throws for anything else. */
+export function parseRate(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(?:\/(s|m|h))?$/.exec(value.trim());
+  const rate = m ? Number(m[1]) / (m[2] === 'm' ? 60 : m[2] === 'h' ? 3600 : 1) : Number.NaN;
+  if (!(rate > 0)) {
+    throw new InvalidArgumentError('expected requests per second: a number, optionally with /s, /m or /h (e.g. 5, 0.5/s, 120/m).');
+  }
+  return rate;
+}

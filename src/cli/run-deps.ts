@@ -20,6 +20,7 @@ export async function withRunDeps<T>(
     if (!flags.quiet) io.stderr.write(`${io.color.dim(`mdget: ${redactText(message, ctx.secrets)}`)}\n`);
   };
   const { createDispatcher } = await import('../core/http.js');
+  const { RateLimiter } = await import('../core/rate-limit.js');
   const dispatcher = createDispatcher({
     timeoutMs: (flags.timeout as number | undefined) ?? 60_000,
     connections: Math.max(8, (flags.concurrency as number | undefined) ?? 0),
@@ -35,6 +36,7 @@ export async function withRunDeps<T>(
       dispatcher,
       signal: ctx.signal,
       retry: { ...DEFAULT_RETRY, retries: (flags.retries as number | undefined) ?? DEFAULT_RETRY.retries },
+      limiter: new RateLimiter(flags.rate as number | undefined),
       secrets: ctx.secrets,
       stdout: io.stdout,
       onNote: note,

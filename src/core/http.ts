@@ -5,7 +5,8 @@ import type { Dispatcher } from 'undici';
 import { isMdgetError, MdgetError } from './errors.js';
 import { redactText, redactUrl } from './redact.js';
 import { dispatchGet } from './response-body.js';
-import { type RetryPolicy, retryDelayMs } from './retry.js';
+import type { RateLimiter } from './rate-limit.js';
+import { type RetryPolicy, retryAfterMs, retryDelayMs } from './retry.js';
 import { Agent } from './undici-core.js';
 
 /** Creates the one undici Agent of a run: keep-alive, timeouts, no redirects (credentials ride in URLs). */
@@ -27,6 +28,8 @@ export interface HttpDeps {
   onRetry?: (info: { url: string; attempt: number; delayMs: number; reason: string }) => void;
   random?: () => number;
   secrets?: readonly (string | undefined)[];
+  /** Pacing shared by the run's requests (--rate, Retry-After); none: requests start at once. */
+  limiter?: RateLimiter;
 }
 
 export interface OpenResponse {
@@ -45,6 +48,8 @@ export interface HttpDeps {
   onRetry?: (info: { url: string; attempt: number; delayMs: number; reason: string }) => void;
   random?: () => number;
   secrets?: readonly (string | undefined)[];
+  /** Pacing shared by the run's requests (--rate, Retry-After); none: requests start at once. */
+  limiter?: RateLimiter;
 }
 
 export interface OpenResponse {
@@ -115,12 +120,16 @@ export async function openResponse(
     let reason: string;
     let retryAfter: string | undefined;
     try {
+      await deps.limiter?.acquire(deps.signal);
       const response = await dispatchGet(url, deps.dispatcher, {
         headers,
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
       const { statusCode } = response;
-      if (statusCode >= 200 && statusCode < 300) return response;
+      if (statusCode >= 200 && statusCode < 300) {
+        deps.limiter?.recover();
+        return response;
+      }
       const firstLine = await readFirstLine(
         response.body,
         String(response.headers['content-encoding'] ?? ''),
@@ -147,6 +156,9 @@ export async function openResponse(
       }
       reason = `HTTP ${statusCode}${firstLine ? `: ${firstLine}` : ''}`;
       retryAfter = header(response.headers['retry-after']);
+      if (statusCode === 429 || retryAfter !== undefined) {
+        deps.limiter?.slowDown(retryAfterMs(retryAfter, Date.now()));
+      }
       if (attempt > deps.retry.retries) {
         throw new MdgetError(
           'MDGET_HTTP',

@@ -18,11 +18,16 @@ export function retryDelayMs(
   nowMs: number,
   random: () => number,
 ): number {
-  if (retryAfter !== undefined && retryAfter.trim() !== '') {
-    const seconds = Number(retryAfter);
-    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - nowMs;
-    if (Number.isFinite(ms)) return Math.min(Math.max(0, ms), policy.maxDelayMs);
-  }
+  const ms = retryAfterMs(retryAfter, nowMs);
+  if (ms !== undefined) return Math.min(ms, policy.maxDelayMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), or undefined when absent or bad. */
+export function retryAfterMs(retryAfter: string | undefined, nowMs: number): number | undefined {
+  if (retryAfter === undefined || retryAfter.trim() === '') return undefined;
+  const seconds = Number(retryAfter);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - nowMs;
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
 }

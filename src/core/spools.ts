@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { type FileHandle, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable, type Transform } from 'node:stream';
@@ -29,6 +30,8 @@ export class Spools<T> {
     parent: AbortSignal | undefined,
   ) {
     this.signal = parent ? AbortSignal.any([parent, this.controller.signal]) : this.controller.signal;
+    // every request of the output waits on it, some in the rate limiter: more than Node's 10 is normal
+    setMaxListeners(0, this.signal);
   }
 
   /** Starts the downloads after `index` and returns the spooled body of `items[index]`, if it has one. */

@@ -28,6 +28,10 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Sequence number (1, 2, …) of the TCP connection it came on: equal numbers mean keep-alive reuse. */
   connection: number;
+  /** When it arrived (performance.now() of the emulator's process, ms). */
+  arrivedMs: number;
+  /** Refused with 429 by the `rateLimit` switch. */
+  rateLimited: boolean;
 }
 
 /** A running emulator. */
@@ -219,6 +223,10 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
     const question = target.indexOf('?');
     const pathname = question < 0 ? target : target.slice(0, question);
     const rawQuery = question < 0 ? '' : target.slice(question + 1);
+    const arrivedMs = performance.now();
+    // the window counts arrivals, so `latency` delays a 429 like any other answer but never causes one
+    const limited =
+      req.method === 'GET' && options.rateLimit !== undefined && !rateWindow.admit(arrivedMs, options.rateLimit);
     requests.push({
       method: req.method ?? 'GET',
       path: pathname,
@@ -226,12 +234,9 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
       rawQuery,
       headers: { ...req.headers },
       connection: connections.get(req.socket) ?? 0,
+      arrivedMs,
+      rateLimited: limited,
     });
-    // the window counts arrivals, so `latency` delays a 429 like any other answer but never causes one
-    const limited =
-      req.method === 'GET' &&
-      options.rateLimit !== undefined &&
-      !rateWindow.admit(performance.now(), options.rateLimit);
     if (options.latency > 0) {
       await new Promise((resolve) => setTimeout(resolve, options.latency));
       if (res.destroyed) return;
