@@ -56,7 +56,11 @@ export function addDownloadOptions(command: Command, formats: readonly string[] 
       3,
     )
     .option('--timeout <duration>', 'per-request timeout without data (e.g. 30s, 2m)', parseDuration, 60_000)
-    .option('--rate <n/s>', 'most requests per second across the run; slows down on 429 and Retry-After', parseRate)
+    .option(
+      '--rate <n/s>',
+      'most requests per second across the run; slows down on 429 and Retry-After',
+      parseRate,
+    )
     .option(
       '--window <duration>',
       'length of the windows a long range is split into (e.g. 1h, 7d; default: sized from the rows a day holds)',

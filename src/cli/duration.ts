@@ -28,7 +28,9 @@ export function parseRate(value: string): number {
   const m = /^(\d+(?:\.\d+)?)(?:\/(s|m|h))?$/.exec(value.trim());
   const rate = m ? Number(m[1]) / (m[2] === 'm' ? 60 : m[2] === 'h' ? 3600 : 1) : Number.NaN;
   if (!(rate > 0)) {
-    throw new InvalidArgumentError('expected requests per second: a number, optionally with /s, /m or /h (e.g. 5, 0.5/s, 120/m).');
+    throw new InvalidArgumentError(
+      'expected requests per second: a number, optionally with /s, /m or /h (e.g. 5, 0.5/s, 120/m).',
+    );
   }
   return rate;
 }

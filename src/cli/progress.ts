@@ -31,7 +31,7 @@ export async function createProgress(
     onProgress(event) {
       let entry = open.get(event.id);
       if (!entry) {
-        const bar = bars.create(event.totalBytes ?? 0, 0, { label: event.label, size: '', rate: '' });
+        const bar = bars.create(event.wireTotal ?? 0, 0, { label: event.label, size: '', rate: '' });
         entry = { bar, started: Date.now() };
         open.set(event.id, entry);
       }
@@ -42,7 +42,7 @@ export async function createProgress(
         rate: `${megabytes(event.bytes / seconds)}/s`,
       };
       // Without Content-Length (chunked, gzip) only bytes and rate mean anything: keep the bar full.
-      if (event.totalBytes) entry.bar.update(event.bytes, payload);
+      if (event.wireTotal) entry.bar.update(event.wireBytes, payload);
       else entry.bar.update(0, payload);
       if (event.done) {
         entry.bar.stop();

@@ -97,7 +97,13 @@ export async function runBatch(
   }
 
   const cuts = new CutTracker(options.maxRows === undefined ? {} : { maxRows: options.maxRows });
-  const run: RunState = { cuts, nextId: 0, stdoutClosed: false, commits: [], inFlight: new Set() };
+  const plan = {
+    requests: pending.reduce((sum, g) => sum + g.items.length, 0),
+    outputs: pending.length,
+    skipped: groups.length - pending.length,
+  };
+  deps.onPlan?.({ ...plan });
+  const run: RunState = { cuts, nextId: 0, stdoutClosed: false, commits: [], inFlight: new Set(), plan };
   const failures: MdgetError[] = [];
   const queue = [...pending];
   const worker = async () => {

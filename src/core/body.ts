@@ -15,11 +15,10 @@ export function decoderFor(headers: Headers): Transform | undefined {
   return undefined;
 }
 
-/** The progress total: Content-Length, only when it counts the bytes we count (no content-encoding). */
-export function progressTotal(headers: Headers): { totalBytes?: number } {
-  const encoding = String(headers['content-encoding'] ?? 'identity').toLowerCase();
+/** The body's size on the wire from Content-Length, when the response gave one. */
+export function wireTotal(headers: Headers): number | undefined {
   const length = Number(headers['content-length']);
-  return encoding === 'identity' && length > 0 ? { totalBytes: length } : {};
+  return length > 0 ? length : undefined;
 }
 
 /** A failure while reading a body as an MdgetError where it is one (see toMdgetError), else itself (a bug). */

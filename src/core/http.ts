@@ -3,9 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { isMdgetError, MdgetError } from './errors.js';
+import type { RateLimiter } from './rate-limit.js';
 import { redactText, redactUrl } from './redact.js';
 import { dispatchGet } from './response-body.js';
-import type { RateLimiter } from './rate-limit.js';
 import { type RetryPolicy, retryAfterMs, retryDelayMs } from './retry.js';
 import { Agent } from './undici-core.js';
 
@@ -37,6 +37,8 @@ export interface OpenResponse {
   headers: Record<string, string | string[] | undefined>;
   /** The body as the server sent it (content-encoding not undone); see response-body.ts. */
   body: Readable;
+  /** Bytes of the body received so far, as sent. */
+  received(): number;
 }
 
 /** What a run needs to send requests: the dispatcher, the abort signal, the retry policy. */
@@ -57,6 +59,8 @@ export interface OpenResponse {
   headers: Record<string, string | string[] | undefined>;
   /** The body as the server sent it (content-encoding not undone); see response-body.ts. */
   body: Readable;
+  /** Bytes of the body received so far, as sent. */
+  received(): number;
 }
 
 const RETRYABLE_CODES = new Set([

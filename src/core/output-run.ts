@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { decoderFor, progressTotal } from './body.js';
+import { decoderFor, wireTotal } from './body.js';
 import type { CutTracker } from './cut-tracker.js';
 import type { MdgetError } from './errors.js';
 import { forwardTo } from './forward-to.js';
@@ -11,7 +11,7 @@ import { type Continuation, describePlan, endpointOf, type PlannedRequest } from
 import { outputColumns } from './record-shapes.js';
 import { redactUrl } from './redact.js';
 import { ResponseTransform } from './response-transform.js';
-import type { BatchOptions, RequestResult, RunDeps } from './run-types.js';
+import type { BatchOptions, PlanEvent, RequestResult, RunDeps } from './run-types.js';
 import { continuationWindow } from './series.js';
 import { type BodySource, Spools } from './spools.js';
 import { toMdgetError } from './to-mdget-error.js';
@@ -44,6 +44,8 @@ export interface RunState {
   /** Commits of file outputs still running: each resolves to its failure, if any. */
   commits: Promise<MdgetError | undefined>[];
   inFlight: Set<Promise<MdgetError | undefined>>;
+  /** The plan's size, as told to onPlan. */
+  plan: PlanEvent;
 }
 
 /**
@@ -108,14 +110,7 @@ async function runOutputOnce(
     spoolDir,
     Math.min(options.concurrency, 16) - 1,
     (item, signal) => openBody(item.plan, { ...deps, signal }),
-    (item, bytes, total) =>
-      deps.onProgress?.({
-        id: idOf(item, run),
-        label: describePlan(item.plan),
-        bytes,
-        ...total,
-        done: false,
-      }),
+    (item, bytes, source) => progress(deps, run, item, group.target, source, bytes, 0, false),
     deps.signal,
   );
   try {
@@ -272,14 +267,41 @@ function continuationOf(
   };
 }
 
+/** Tells the progress listener about one request (core reports; the CLI draws). */
+function progress(
+  deps: RunDeps,
+  run: RunState,
+  item: OutputItem,
+  output: string,
+  source: BodySource,
+  bytes: number,
+  rows: number,
+  done: boolean,
+  status?: 'ok' | 'empty' | 'failed',
+): void {
+  deps.onProgress?.({
+    id: idOf(item, run),
+    label: describePlan(item.plan),
+    output,
+    bytes,
+    wireBytes: source.wire(),
+    ...(source.wireTotal === undefined ? {} : { wireTotal: source.wireTotal }),
+    rows,
+    done,
+    ...(status ? { status } : {}),
+  });
+}
+
 /** Sends the request and returns its body with the content-encoding undone. */
 async function openBody(plan: PlannedRequest, deps: RunDeps): Promise<BodySource> {
   deps.onRequest?.(redactUrl(plan.url));
   const response = await openResponse(plan.url, deps);
   const decoder = decoderFor(response.headers);
+  const total = wireTotal(response.headers);
   return {
     stages: decoder ? [response.body, decoder] : [response.body],
-    total: progressTotal(response.headers),
+    wire: response.received,
+    ...(total === undefined ? {} : { wireTotal: total }),
   };
 }
 
@@ -293,10 +315,9 @@ async function fetchInto(
 ): Promise<ResponseTransform> {
   const { plan, result } = item;
   const source = await body();
-  const id = idOf(item, run);
-  const label = describePlan(plan);
   const endpoint = endpointOf(plan);
-  const transform = new ResponseTransform({
+  let transform: ResponseTransform | undefined;
+  transform = new ResponseTransform({
     kind: plan.kind,
     state: output,
     url: plan.url,
@@ -306,20 +327,23 @@ async function fetchInto(
     secrets: deps.secrets ?? [],
     onBytes: (bytes) => {
       result.bytes = bytes;
-      deps.onProgress?.({ id, label, bytes, ...source.total, done: false });
+      progress(deps, run, item, result.output, source, bytes, transform?.rows ?? 0, false);
     },
     ...(plan.series ? { series: plan.series } : {}),
     ...(plan.series && plan.series.userLimit === undefined
       ? { verdict: (rows: number) => run.cuts.verdict(endpoint, rows) }
       : {}),
   });
+  let ok = false;
   try {
     await pipeline(
       [...source.stages, transform, forwardTo(sink.stream)],
       deps.signal ? { signal: deps.signal } : {},
     );
+    ok = true;
   } finally {
-    deps.onProgress?.({ id, label, bytes: transform.bytesIn, done: true });
+    const status = !ok ? 'failed' : transform.empty ? 'empty' : 'ok';
+    progress(deps, run, item, result.output, source, transform.bytesIn, transform.rows, true, status);
   }
   return transform;
 }

@@ -6,6 +6,8 @@ export interface StartedResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
   body: Readable;
+  /** Bytes of the body received so far, as sent (compressed for gzip): for progress. */
+  received(): number;
 }
 
 /** Bytes queued before undici is paused; it resumes only once the queue is empty. */
@@ -48,8 +50,14 @@ export function dispatchGet(
           if (signal?.aborted) onAbort();
         },
         onResponseStart(started, statusCode, headers) {
-          body = new QueuedBody(started);
-          resolve({ statusCode, headers: headers as StartedResponse['headers'], body });
+          const queued = new QueuedBody(started);
+          body = queued;
+          resolve({
+            statusCode,
+            headers: headers as StartedResponse['headers'],
+            body: queued,
+            received: () => queued.received,
+          });
         },
         onResponseData(_controller, chunk) {
           body?.feed(chunk);
@@ -75,6 +83,8 @@ class QueuedBody extends Readable {
   private paused = false;
   private wanted = false;
   private ended = false;
+  /** Bytes fed so far. */
+  received = 0;
 
   constructor(private readonly controller: Dispatcher.DispatchController) {
     super({ highWaterMark: 64 * 1024 });
@@ -85,6 +95,7 @@ class QueuedBody extends Readable {
    * callback: resumed in the middle of its parse loop, undici stays paused for good.
    */
   feed(chunk: Buffer): void {
+    this.received += chunk.length;
     this.queue.push(chunk);
     this.queued += chunk.length;
     if (this.wanted) {

@@ -18,21 +18,50 @@ export interface BatchOptions {
   update?: boolean;
   /** --max-rows: the row count at which a time-series response is taken as cut by the server. */
   maxRows?: number;
+  /** --utc / --tz <zone>: timestamps of csv, ndjson and json rewritten as ISO 8601 with an offset. */
+  timeZone?: 'utc' | string;
+  /** --source-tz: the zone the service's timestamps are in, when not the market's (issue 13). */
+  sourceTimeZone?: string;
+  /** --columns: the csv columns to write, in this order. */
+  columns?: readonly string[];
+  /** --gzip (or a `.gz` output name): compress while writing. */
+  gzip?: boolean;
 }
 
 /** Progress of one request, for the CLI to draw; core never draws. */
 export interface ProgressEvent {
   id: number;
+  /** What the request is for: command, symbol and window ("ticks ESM25 2025-03-13"). */
   label: string;
+  /** The output it writes to (`-` for stdout). */
+  output: string;
+  /** Bytes received, decoded: what the user's file gets before formatting. */
   bytes: number;
-  totalBytes?: number;
+  /** Bytes on the wire (compressed for gzip), and their total when Content-Length gives it. */
+  wireBytes: number;
+  wireTotal?: number;
+  /** Rows written so far. */
+  rows: number;
   done: boolean;
+  /** How it ended, on the last event. */
+  status?: 'ok' | 'empty' | 'failed';
+}
+
+/** The size of the plan: told once before the first request, and again when it grows (continuations). */
+export interface PlanEvent {
+  /** Requests planned so far, continuations included; skipped ones are not counted. */
+  requests: number;
+  outputs: number;
+  /** Outputs left alone by --skip-existing or found up to date by --update. */
+  skipped: number;
 }
 
 /** What a run needs besides its plan and options: HTTP plumbing, stdout, and listeners (all optional). */
 export interface RunDeps extends HttpDeps {
   stdout: NodeJS.WritableStream;
   onProgress?: (event: ProgressEvent) => void;
+  /** Told the plan's size before the first request and whenever it grows. */
+  onPlan?: (event: PlanEvent) => void;
   /** Notes for stderr: zero records, skipped files. */
   onNote?: (message: string) => void;
   /** Told of each request before it is sent (--verbose), URL redacted. */

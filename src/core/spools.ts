@@ -7,7 +7,9 @@ import { pipeline } from 'node:stream/promises';
 /** A response body ready to read: its (decoded) stages and the progress total. */
 export interface BodySource {
   stages: (Readable | Transform)[];
-  total: { totalBytes?: number };
+  /** Bytes on the wire so far, and their total when the response gave a Content-Length. */
+  wire: () => number;
+  wireTotal?: number;
 }
 
 /**
@@ -26,7 +28,7 @@ export class Spools<T> {
     private readonly dir: string,
     private readonly ahead: number,
     private readonly open: (item: T, signal: AbortSignal) => Promise<BodySource>,
-    private readonly onBytes: (item: T, bytes: number, total: { totalBytes?: number }) => void,
+    private readonly onBytes: (item: T, bytes: number, source: BodySource) => void,
     parent: AbortSignal | undefined,
   ) {
     this.signal = parent ? AbortSignal.any([parent, this.controller.signal]) : this.controller.signal;
@@ -40,7 +42,7 @@ export class Spools<T> {
       this.start(items[next]!);
     const spooled = this.pending.get(items[index]!);
     if (!spooled) return undefined;
-    return async () => ({ stages: [(await spooled).createReadStream({ start: 0 })], total: {} });
+    return async () => ({ stages: [(await spooled).createReadStream({ start: 0 })], wire: () => 0 });
   }
 
   /** Frees the spool of an item that was written (its reader closed itself at the end of the bytes). */
@@ -81,7 +83,7 @@ export class Spools<T> {
       const count = new PassThrough();
       count.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        this.onBytes(item, bytes, source.total);
+        this.onBytes(item, bytes, source);
       });
       // The write stream closes the writer when it ends: pipeline waits for that close.
       await pipeline([...source.stages, count, writer.createWriteStream()], { signal: this.signal });

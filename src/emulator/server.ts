@@ -226,7 +226,9 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
     const arrivedMs = performance.now();
     // the window counts arrivals, so `latency` delays a 429 like any other answer but never causes one
     const limited =
-      req.method === 'GET' && options.rateLimit !== undefined && !rateWindow.admit(arrivedMs, options.rateLimit);
+      req.method === 'GET' &&
+      options.rateLimit !== undefined &&
+      !rateWindow.admit(arrivedMs, options.rateLimit);
     requests.push({
       method: req.method ?? 'GET',
       path: pathname,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pipeline as pipe, type Readable, Transform, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { bodyError, decoderFor, progressTotal } from '../body.js';
+import { bodyError, decoderFor, wireTotal } from '../body.js';
 import { type Config, requireConfig } from '../config.js';
 import { isMdgetError, MdgetError, usageError } from '../errors.js';
 import { errorCode, type HttpDeps, isAbort, type OpenResponse, openResponse } from '../http.js';
@@ -369,14 +369,24 @@ function progressOf(
   label: string,
   onProgress: (event: ProgressEvent) => void,
 ): { onBytes: (bytes: number) => void; done: () => void } {
-  const total = progressTotal(response.headers);
+  const total = wireTotal(response.headers);
+  const event = (bytes: number, done: boolean): ProgressEvent => ({
+    id: 0,
+    label,
+    output: '',
+    bytes,
+    wireBytes: response.received(),
+    ...(total === undefined ? {} : { wireTotal: total }),
+    rows: 0,
+    done,
+  });
   let seen = 0;
   return {
     onBytes: (bytes) => {
       seen = bytes;
-      onProgress({ id: 0, label, bytes, ...total, done: false });
+      onProgress(event(bytes, false));
     },
-    done: () => onProgress({ id: 0, label, bytes: seen, ...total, done: true }),
+    done: () => onProgress(event(seen, true)),
   };
 }
 
