@@ -1,7 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { normalize } from 'node:path';
 import { CutTracker } from './cut-tracker.js';
-import { MdgetError } from './errors.js';
+import { MdgetError, usageError } from './errors.js';
 import {
   hasContractColumn,
   type OutputGroup,
@@ -9,37 +8,69 @@ import {
   type RunState,
   runOutput,
 } from './output-run.js';
-import type { PlannedRequest } from './planned-request.js';
+import { describePlan, type PlannedRequest } from './planned-request.js';
 import { redactUrl } from './redact.js';
 import type { BatchOptions, BatchResult, RequestResult, RunDeps } from './run-types.js';
 import { readResumePoint, resumeItems } from './update.js';
-import { checkClobber, exists, expandTemplate, isTemplate } from './writers/destination.js';
+import {
+  checkOutputPath,
+  expandTemplate,
+  isTemplate,
+  placeholdersOf,
+  type TemplateVars,
+} from './writers/destination.js';
 import { isFinal } from './writers/provisional.js';
+import { prepareTarget, type TargetKind, targetKind } from './writers/targets.js';
 
-/** The output file of each request and the groups that share one (pure). */
+/**
+ * The output of each request and the requests that share one (pure). Checked before any request (issue
+ * 10): the path itself, a placeholder with no value for a request (`{end}` without --end), and two
+ * requests a template tells apart landing in one file (`{symbol}` of `ES*1` and `ES_1`, or `..`).
+ */
 export function groupByOutput(
   plans: readonly PlannedRequest[],
   options: Pick<BatchOptions, 'output' | 'format'>,
 ): Map<string, PlannedRequest[]> {
+  const { output } = options;
+  checkOutputPath(output);
   const groups = new Map<string, PlannedRequest[]>();
+  if (!isTemplate(output)) {
+    groups.set(output, [...plans]);
+    return groups;
+  }
+  const used = placeholdersOf(output);
   const ext = options.format === 'raw' ? (plans[0]?.jsonBody ? 'json' : 'csv') : options.format;
+  const owners = new Map<string, { key: string; plan: PlannedRequest }>();
   for (const plan of plans) {
-    const target = isTemplate(options.output)
-      ? expandTemplate(options.output, {
-          symbol: plan.symbol,
-          date: plan.start ?? 'latest',
-          start: plan.start ?? 'start',
-          end: plan.end ?? 'end',
-          command: plan.command,
-          ext,
-        })
-      : options.output;
+    const vars: TemplateVars = { symbol: plan.symbol, command: plan.command, ext };
+    if (plan.start) Object.assign(vars, { date: plan.start, start: plan.start });
+    if (plan.end) vars.end = plan.end;
+    for (const key of used) {
+      if (vars[key] === undefined)
+        throw usageError(`-o ${output}: {${key}} has no value for ${describePlan(plan)}: ${MISSING[key]}`);
+    }
+    const target = normalize(expandTemplate(output, vars));
+    const key = used.map((name) => vars[name]).join('\u0000');
+    const owner = owners.get(target);
+    if (owner && owner.key !== key) {
+      throw usageError(
+        `-o ${output}: ${describePlan(owner.plan)} and ${describePlan(plan)} would both write ${target}; use placeholders that tell them apart`,
+      );
+    }
+    owners.set(target, { key, plan });
     const list = groups.get(target) ?? [];
     list.push(plan);
     groups.set(target, list);
   }
   return groups;
 }
+
+/** What to give for a placeholder that has no value. */
+const MISSING: Record<string, string> = {
+  date: 'give --start (or --date)',
+  start: 'give --start',
+  end: 'give --end',
+};
 
 /**
  * Runs the planned requests: outputs are checked for clobbering and their directories created before the
@@ -71,8 +102,19 @@ export async function runBatch(
   }));
   const pending: OutputGroup[] = [];
   const resumedAway: RequestResult[] = [];
+  // Every target is looked at before anything is created or sent (issue 10): a refusal leaves no trace.
+  const kinds = new Map<OutputGroup, TargetKind>();
+  for (const group of groups) if (group.target !== '-') kinds.set(group, await targetKind(group.target));
   for (const group of groups) {
-    if (group.target !== '-' && options.update && (await exists(group.target))) {
+    const kind = kinds.get(group);
+    if (kind === 'directory')
+      throw new MdgetError('MDGET_IO', `-o ${group.target}: is a directory; give a file name inside it`);
+    if (kind === 'special') {
+      group.special = true; // a device, FIFO or /dev/stdout is written as it is, never replaced
+      pending.push(group);
+      continue;
+    }
+    if (kind === 'file' && options.update) {
       const before = group.items;
       if (!(await resumeGroup(group, options))) continue;
       resumedAway.push(...skippedResults(before, group.items));
@@ -84,17 +126,20 @@ export async function runBatch(
       continue;
     }
     // A provisional file (its data reached past the cut-off) is fetched again (issue 8).
-    if (group.target !== '-' && options.skipExisting && (await isFinal(group.target))) {
+    if (kind === 'file' && options.skipExisting && (await isFinal(group.target))) {
       for (const item of group.items) item.result.status = 'skipped';
       deps.onNote?.(`skipped ${group.target}: it exists (--skip-existing)`);
       continue;
     }
-    await checkClobber(group.target, options.force || options.skipExisting);
+    if (kind === 'file' && !options.force && !options.skipExisting) {
+      throw new MdgetError(
+        'MDGET_IO',
+        `${group.target} exists: pass --force to overwrite or --skip-existing to keep it`,
+      );
+    }
     pending.push(group);
   }
-  for (const group of pending) {
-    if (group.target !== '-') await mkdir(dirname(group.target), { recursive: true }).catch(() => {});
-  }
+  for (const group of pending) if (kinds.get(group) === 'missing') await prepareTarget(group.target);
 
   const cuts = new CutTracker(options.maxRows === undefined ? {} : { maxRows: options.maxRows });
   const plan = {

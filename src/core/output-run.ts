@@ -18,6 +18,7 @@ import { toMdgetError } from './to-mdget-error.js';
 import { atomicFileSink, type Sink, writeTo } from './writers/atomic-file.js';
 import { markProvisional } from './writers/provisional.js';
 import { stdoutSink } from './writers/stdout.js';
+import { directSink, writtenPath } from './writers/targets.js';
 
 /** The requests that write one output (a file, or `-`), in the order their bytes go out. */
 export interface OutputGroup {
@@ -25,6 +26,8 @@ export interface OutputGroup {
   items: OutputItem[];
   /** --update: bytes of the existing file kept before the new rows (update.ts). */
   keepBytes?: number;
+  /** The target is a device, FIFO or the like: written directly (writers/targets.ts). */
+  special?: boolean;
 }
 
 /** Whether an output's csv has a `contract` column: any of its symbols can carry one (nearby, `ROOT*n`). */
@@ -90,10 +93,12 @@ async function runOutputOnce(
     sink =
       group.target === '-'
         ? stdoutSink(deps.stdout)
-        : await atomicFileSink(group.target, {
-            fsync: options.fsync ?? true,
-            ...(group.keepBytes === undefined ? {} : { keepBytes: group.keepBytes }),
-          });
+        : group.special
+          ? await directSink(group.target)
+          : await atomicFileSink(await writtenPath(group.target), {
+              fsync: options.fsync ?? true,
+              ...(group.keepBytes === undefined ? {} : { keepBytes: group.keepBytes }),
+            });
   } catch (error) {
     return toMdgetError(error);
   }
@@ -105,7 +110,9 @@ async function runOutputOnce(
   );
   // The kept bytes of an --update start with the header.
   if (group.keepBytes) output.headerWritten = true;
-  const spoolDir = options.tempDir ?? (group.target === '-' ? tmpdir() : dirname(group.target));
+  // beside the output; a device's directory (/dev) is no place for them, nor is stdout's
+  const spoolDir =
+    options.tempDir ?? (group.target === '-' || group.special ? tmpdir() : dirname(group.target));
   const spools = new Spools<OutputItem>(
     spoolDir,
     Math.min(options.concurrency, 16) - 1,
@@ -186,7 +193,7 @@ async function writeOutput(
     return toMdgetError(error);
   }
   const provisional = items.some((i) => i.plan.series?.provisional);
-  const commit = finalize(group.target, sink, provisional, run);
+  const commit = finalize(group.special ? '-' : group.target, sink, provisional, run);
   if (group.target === '-') return commit;
   // A file's fsync and rename overlap the next output's download; the batch awaits them all (issue 9). At
   // most COMMITS_IN_FLIGHT wait, each holding its file open.

@@ -53,7 +53,7 @@ const COALESCE_BYTES = 1024 * 1024;
  * fs's callback API (each FileHandle promise costs more than the write of a 64 KiB chunk; issue 9).
  * A write is acknowledged at once until a batch is full, so at most a batch waits in memory.
  */
-function coalescingWriter(fd: number, target: string): Writable {
+export function coalescingWriter(fd: number, target: string): Writable {
   let pending: Buffer[] = [];
   let size = 0;
   const flush = (callback: (error?: Error | null) => void) => {

@@ -1,0 +1,100 @@
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { CANARY_ACCOUNT } from '../helpers/cli-env.js';
+import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
+import { withEmulator } from '../helpers/with-emulator.js';
+
+/** Issue 10: -o behaves like a file name should, and every output error is found before any request. */
+// never execFileSync with the emulator in this process: it could not answer
+const run = promisify(execFile);
+const TICKS = ['ticks', 'AAPL', '--start', '2025-03-13', '-q'];
+
+describe('-o on special files: written directly, never replaced, never refused as existing', () => {
+  it.runIf(process.platform === 'linux')('/dev/null, a FIFO, /dev/stdout and >(…)', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      const env = { PATH: nodePath(), ...emu.env };
+      const plain = await runCli(TICKS, { env: emu.env, cwd: dir });
+      expect((await runCli([...TICKS, '-o', '/dev/null'], { env: emu.env, cwd: dir })).code).toBe(0);
+      expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
+      // a FIFO with a reader: the bytes arrive, the FIFO stays a FIFO
+      execFileSync('mkfifo', [join(dir, 'pipe')]);
+      const reader = spawn('cat', [join(dir, 'pipe')]);
+      const read: Buffer[] = [];
+      reader.stdout.on('data', (c: Buffer) => read.push(c));
+      const readerDone = new Promise((resolve) => reader.on('close', resolve));
+      const fifo = await runCli([...TICKS, '-o', join(dir, 'pipe')], { env: emu.env, cwd: dir });
+      await readerDone;
+      expect([fifo.code, Buffer.concat(read).toString()]).toEqual([0, plain.stdout]);
+      expect(lstatSync(join(dir, 'pipe')).isFIFO()).toBe(true);
+      // /dev/stdout redirected to a file, and >(…): written through, /dev/stdout untouched
+      const out = join(dir, 'out.csv');
+      await run('bash', ['-c', `${BIN} ${TICKS.join(' ')} -o /dev/stdout > ${out}`], { env });
+      expect(readFileSync(out, 'utf8')).toBe(plain.stdout);
+      expect(lstatSync('/dev/stdout').isSymbolicLink()).toBe(true);
+      const counted = await run(
+        'bash',
+        ['-c', `${BIN} ${TICKS.join(' ')} -o >(wc -l > ${dir}/n); sleep 0.3; cat ${dir}/n`],
+        { env },
+      );
+      expect(Number(counted.stdout.trim())).toBe(plain.stdout.split('\n').length - 1);
+      expect(readdirSync(dir).filter((name) => name.includes('.part'))).toEqual([]);
+    });
+  });
+
+  it('a link to a file: the file it points to is replaced, the link stays', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'real.csv'), 'old\n');
+      symlinkSync('real.csv', join(dir, 'link.csv'));
+      const linked = await runCli([...TICKS, '-o', 'link.csv', '--force'], { env: emu.env, cwd: dir });
+      expect(linked.code).toBe(0);
+      expect(lstatSync(join(dir, 'link.csv')).isSymbolicLink()).toBe(true);
+      expect(readFileSync(join(dir, 'real.csv'), 'utf8')).toMatch(/^symbol,time,/);
+    });
+  });
+});
+
+describe('output errors are found before any request, with one line naming -o', () => {
+  it.each([
+    [[...TICKS, '-o', ''], 2, /^mdget: -o '': give a file name/],
+    [[...TICKS, '-o', 'newdir/'], 2, /^mdget: -o newdir\/: names a directory/],
+    [[...TICKS, '-o', 'existing', '--force'], 6, /^mdget: -o existing: is a directory/],
+    [[...TICKS, '-o', 'x-{sym}.csv'], 2, /^mdget: -o x-\{sym\}\.csv: unknown placeholder \{sym\}/],
+    [
+      ['eod', 'AAPL', '--start', '2025-03-10', '-o', 'e-{end}.csv'],
+      2,
+      /^mdget: -o e-\{end\}\.csv: \{end\} has no value .*give --end/,
+    ],
+    [
+      ['ticks', 'AAPL', 'MSFT', '--start', '2025-03-13', '-o', 'out/{symbol}/../../x.csv'],
+      2,
+      /would both write x\.csv/,
+    ],
+    [
+      ['ticks', 'ES*1', 'ES_1', '--start', '2025-03-13', '-o', '{symbol}.csv'],
+      2,
+      /would both write ES_1\.csv/,
+    ],
+    [
+      [...TICKS, '-o', 'blocked/x.csv'],
+      6,
+      /^mdget: -o blocked\/x\.csv: cannot create its directory: (ENOTDIR|EEXIST)/,
+    ],
+  ])('%j → exit %i', async (args, code, message) => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'existing'));
+      writeFileSync(join(dir, 'blocked'), 'a file where a directory should be\n');
+      const before = readdirSync(dir).sort();
+      const refused = await runCli(args, { env: emu.env, cwd: dir });
+      expect([refused.code, refused.stderr.split('\n').length]).toEqual([code, 2]);
+      expect(refused.stderr).toMatch(message);
+      expect(emu.requests).toHaveLength(0);
+      expect(readdirSync(dir).sort()).toEqual(before);
+    });
+  });
+});
