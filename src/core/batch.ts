@@ -9,7 +9,9 @@ import {
   runOutput,
 } from './output-run.js';
 import { describePlan, type PlannedRequest } from './planned-request.js';
+import { outputColumns } from './record-shapes.js';
 import { redactUrl } from './redact.js';
+import { pickColumns } from './row-rewrite.js';
 import type { BatchOptions, BatchResult, RequestResult, RunDeps } from './run-types.js';
 import { readResumePoint, resumeItems } from './update.js';
 import {
@@ -29,7 +31,7 @@ import { prepareTarget, type TargetKind, targetKind } from './writers/targets.js
  */
 export function groupByOutput(
   plans: readonly PlannedRequest[],
-  options: Pick<BatchOptions, 'output' | 'format'>,
+  options: Pick<BatchOptions, 'output' | 'format' | 'gzip'>,
 ): Map<string, PlannedRequest[]> {
   const { output } = options;
   checkOutputPath(output);
@@ -39,7 +41,9 @@ export function groupByOutput(
     return groups;
   }
   const used = placeholdersOf(output);
-  const ext = options.format === 'raw' ? (plans[0]?.jsonBody ? 'json' : 'csv') : options.format;
+  const base = options.format === 'raw' ? (plans[0]?.jsonBody ? 'json' : 'csv') : options.format;
+  // --gzip names the file: {ext} is csv.gz, unless the template writes .gz itself
+  const ext = options.gzip && !/\.gz$/i.test(output) ? `${base}.gz` : base;
   const owners = new Map<string, { key: string; plan: PlannedRequest }>();
   for (const plan of plans) {
     const vars: TemplateVars = { symbol: plan.symbol, command: plan.command, ext };
@@ -83,6 +87,7 @@ export async function runBatch(
   options: BatchOptions,
   deps: RunDeps,
 ): Promise<BatchResult> {
+  checkRewrites(plans, options);
   const groups: OutputGroup[] = [...groupByOutput(plans, options)].map(([target, list]) => ({
     target,
     items: list.map((plan) => ({
@@ -220,4 +225,20 @@ function skippedResults(before: readonly OutputItem[], after: readonly OutputIte
   return before
     .filter((i) => !kept.has(i.result.url))
     .map((i) => ({ ...i.result, status: 'skipped' as const }));
+}
+
+/** --columns, --utc and --tz: refused for raw (the service's bytes), and unknown columns named (issue 13). */
+function checkRewrites(plans: readonly PlannedRequest[], options: BatchOptions): void {
+  if (options.format === 'raw' && (options.columns || options.timeZone)) {
+    throw usageError(
+      "--columns, --utc and --tz apply to csv, ndjson and json: --format raw is the service's bytes, unchanged",
+    );
+  }
+  if (!options.columns) return;
+  const first = plans[0];
+  if (!first) return;
+  const contract = plans.some((plan) => plan.kind === 'nearbyMinutes' || plan.symbol.includes('*'));
+  const columns = outputColumns(first.kind, { trend: first.trend, contract });
+  if (!columns) throw usageError('--columns: this output has no csv columns to pick (futopts --json)');
+  pickColumns(options.columns, columns);
 }

@@ -1,4 +1,5 @@
 import { usageError } from './errors.js';
+import { marketWallTime, parseZonedInput } from './zoned-input.js';
 
 /**
  * Market wall-clock times (spec §1.2: no offsets on the wire) are held as a Date whose UTC fields are
@@ -67,6 +68,9 @@ export function wallClockIn(zone: string, now: Date): WallTime {
  */
 export function parseDateInput(text: string, flag: string, zone: string, now: Date): WallTime {
   const value = text.trim();
+  // A time with an offset or Z names an instant: sent as the market's wall clock then (issue 13).
+  const instant = parseZonedInput(value, flag);
+  if (instant) return marketWallTime(instant, zone);
   const lower = value.toLowerCase();
   if (lower === 'today') return todayIn(zone, now);
   if (lower === 'yesterday') return addDays(todayIn(zone, now), -1);
@@ -88,7 +92,7 @@ export function parseDateInput(text: string, flag: string, zone: string, now: Da
     if (valid) return date;
   }
   throw usageError(
-    `invalid ${flag} '${text}': use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday or <n>d`,
+    `invalid ${flag} '${text}': use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (market time, or with Z or ±HH:MM), YYYYMMDD[HHMM[SS]], today, yesterday or <n>d`,
   );
 }
 

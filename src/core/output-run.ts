@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { decoderFor, wireTotal } from './body.js';
 import type { CutTracker } from './cut-tracker.js';
+import { marketZone } from './dates.js';
 import type { MdgetError } from './errors.js';
 import { forwardTo } from './forward-to.js';
 import { openResponse } from './http.js';
@@ -11,11 +12,13 @@ import { type Continuation, describePlan, endpointOf, type PlannedRequest } from
 import { outputColumns } from './record-shapes.js';
 import { redactUrl } from './redact.js';
 import { ResponseTransform } from './response-transform.js';
+import { pickColumns } from './row-rewrite.js';
 import type { BatchOptions, PlanEvent, RequestResult, RunDeps } from './run-types.js';
 import { continuationWindow } from './series.js';
 import { type BodySource, Spools } from './spools.js';
 import { toMdgetError } from './to-mdget-error.js';
 import { atomicFileSink, type Sink, writeTo } from './writers/atomic-file.js';
+import { gzipped, gzipSink } from './writers/gzip-sink.js';
 import { markProvisional } from './writers/provisional.js';
 import { stdoutSink } from './writers/stdout.js';
 import { directSink, writtenPath } from './writers/targets.js';
@@ -102,12 +105,15 @@ async function runOutputOnce(
   } catch (error) {
     return toMdgetError(error);
   }
+  if (gzipped(group.target, options.gzip)) sink = gzipSink(sink);
   const first = group.items[0]!.plan;
   const output = newOutputState(
     options.format,
     options.header,
     outputColumns(first.kind, { trend: first.trend, contract: hasContractColumn(group) }),
   );
+  const columns = output.columns;
+  if (options.columns && columns) output.pick = pickColumns(options.columns, columns);
   // The kept bytes of an --update start with the header.
   if (group.keepBytes) output.headerWritten = true;
   // beside the output; a device's directory (/dev) is no place for them, nor is stdout's
@@ -121,7 +127,7 @@ async function runOutputOnce(
     deps.signal,
   );
   try {
-    return await writeOutput(group, sink, output, spools, deps, run);
+    return await writeOutput(group, sink, output, spools, options, deps, run);
   } finally {
     await spools.dispose();
   }
@@ -142,6 +148,7 @@ async function writeOutput(
   sink: Sink,
   output: OutputState,
   spools: Spools<OutputItem>,
+  options: BatchOptions,
   deps: RunDeps,
   run: RunState,
 ): Promise<MdgetError | undefined> {
@@ -152,7 +159,7 @@ async function writeOutput(
     const started = Date.now();
     try {
       const body = spools.bodyFor(items, index) ?? (() => openBody(plan, deps));
-      const transform = await fetchInto(item, body, sink, output, deps, run);
+      const transform = await fetchInto(item, body, sink, output, options, deps, run);
       await spools.done(item);
       result.rows = transform.rows;
       result.status = transform.empty ? 'empty' : 'ok';
@@ -317,6 +324,7 @@ async function fetchInto(
   body: () => Promise<BodySource>,
   sink: Sink,
   output: OutputState,
+  options: BatchOptions,
   deps: RunDeps,
   run: RunState,
 ): Promise<ResponseTransform> {
@@ -337,6 +345,15 @@ async function fetchInto(
       progress(deps, run, item, result.output, source, bytes, transform?.rows ?? 0, false);
     },
     ...(plan.series ? { series: plan.series } : {}),
+    ...(options.timeZone
+      ? {
+          timeZone: {
+            target: options.timeZone,
+            source: options.sourceTimeZone ?? marketZone(plan.symbol),
+            order: plan.series?.order ?? 'asc',
+          },
+        }
+      : {}),
     ...(plan.series && plan.series.userLimit === undefined
       ? { verdict: (rows: number) => run.cuts.verdict(endpoint, rows) }
       : {}),

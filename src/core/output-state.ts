@@ -10,6 +10,8 @@ export interface OutputState {
   header: boolean;
   /** The csv columns fixed for the output before any response (record-shapes.ts outputColumns). */
   columns: readonly string[] | undefined;
+  /** --columns: the indices of `columns` written, in order (issue 13). */
+  pick?: readonly number[];
   /** Whether anything was written yet (after it, the header can no longer go first). */
   headerWritten: boolean;
   jsonItems: number;
@@ -23,11 +25,18 @@ export const newOutputState = (
   columns?: readonly string[],
 ): OutputState => ({ format, header, columns, headerWritten: false, jsonItems: 0, passedThrough: false });
 
+/** The column names written: the output's columns, picked and ordered by --columns. */
+export function writtenColumns(state: OutputState): readonly string[] | undefined {
+  const { columns, pick } = state;
+  return columns && pick ? pick.map((index) => columns[index]!) : columns;
+}
+
 /** Bytes that close an output after its last response: the JSON array's bracket, or a lone csv header. */
 export function closingBytes(state: OutputState): string {
   // A zero-record csv still says what it would have held (issue 8).
+  const header = writtenColumns(state);
   if (state.format === 'csv')
-    return state.header && !state.headerWritten && state.columns ? `${state.columns.join(',')}\n` : '';
+    return state.header && !state.headerWritten && header ? `${header.join(',')}\n` : '';
   if (state.format !== 'json' || state.passedThrough) return '';
   return state.jsonItems === 0 ? '[]\n' : '\n]\n';
 }

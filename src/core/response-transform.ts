@@ -17,9 +17,10 @@ import {
   lineEndAfter,
   trailingGroupStart,
 } from './line-regions.js';
-import { type OutputState, recordToJson } from './output-state.js';
+import { type OutputState, recordToJson, writtenColumns } from './output-state.js';
 import { adaptLines, RECORD_SHAPES, type RecordKind } from './record-shapes.js';
 import { redactUrl } from './redact.js';
+import { type RowRewrite, rowRewriter } from './row-rewrite.js';
 import { formatKey, keyLength, type SeriesRequest, timeFieldIndex } from './series.js';
 
 export type { OutputFormat, OutputState } from './output-state.js';
@@ -41,6 +42,8 @@ export interface ResponseTransformOptions {
   series?: SeriesRequest;
   /** Whether a response of that many rows may have been cut; absent: never (the user's --maxrecords). */
   verdict?: (rows: number) => CutVerdict;
+  /** Timestamps to convert (--utc, --tz), for csv, ndjson and json; raw is never rewritten. */
+  timeZone?: RowRewrite['timeZone'];
 }
 
 const HEAD_CAP = 64 * 1024;
@@ -80,6 +83,7 @@ export class ResponseTransform extends Transform {
   private holding = false;
   private pastEnd = false;
   private lastLine = '';
+  private rewrite: ((lines: Buffer) => Buffer) | undefined;
   private readonly received = new LineCounter(this.normalizer);
   private readonly written = new LineCounter(this.normalizer);
 
@@ -155,7 +159,16 @@ export class ResponseTransform extends Transform {
     }
     const { kind, state, symbol, trend, series } = this.options;
     const adaptation = adaptLines(kind, line.fieldCount, state.columns, symbol);
-    this.fieldNames = adaptation ? state.columns : this.check.shape.header(line.fieldCount, trend);
+    this.fieldNames = adaptation ? writtenColumns(state) : this.check.shape.header(line.fieldCount, trend);
+    if (adaptation && state.format !== 'raw') {
+      this.rewrite = rowRewriter(
+        {
+          ...(this.options.timeZone ? { timeZone: this.options.timeZone } : {}),
+          ...(state.pick ? { pick: state.pick } : {}),
+        },
+        state.columns,
+      );
+    }
     this.normalizer.setPrefix(adaptation?.prefix ?? '');
     this.suffix = adaptation?.suffix ?? '';
     if (series) {
@@ -314,6 +327,7 @@ export class ResponseTransform extends Transform {
     if (out.length === 0) return count;
     this.rows += count;
     if (this.suffix) out = Buffer.from(out.toString('utf8').replaceAll('\n', `${this.suffix}\n`));
+    if (this.rewrite) out = this.rewrite(out);
     if (state.format === 'csv') {
       if (state.header && !state.headerWritten && this.fieldNames)
         this.push(`${this.fieldNames.join(',')}\n`);
