@@ -21,6 +21,7 @@ import {
   placeholdersOf,
   type TemplateVars,
 } from './writers/destination.js';
+import { gzipped } from './writers/gzip-sink.js';
 import { isFinal } from './writers/provisional.js';
 import { prepareTarget, type TargetKind, targetKind } from './writers/targets.js';
 
@@ -206,6 +207,7 @@ async function resumeGroup(group: OutputGroup, options: BatchOptions): Promise<b
   if (!first?.series) return false;
   const resume = await readResumePoint(group.target, {
     format: options.format,
+    gzip: gzipped(group.target, options.gzip),
     kind: first.kind,
     resolution: first.series.resolution,
     trend: first.trend,

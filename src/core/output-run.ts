@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { decoderFor, wireTotal } from './body.js';
 import type { CutTracker } from './cut-tracker.js';
 import { marketZone } from './dates.js';
-import type { MdgetError } from './errors.js';
+import { MdgetError } from './errors.js';
 import { forwardTo } from './forward-to.js';
 import { openResponse } from './http.js';
 import { closingBytes, newOutputState, type OutputState } from './output-state.js';
@@ -17,6 +17,7 @@ import type { BatchOptions, PlanEvent, RequestResult, RunDeps } from './run-type
 import { continuationWindow } from './series.js';
 import { type BodySource, Spools } from './spools.js';
 import { toMdgetError } from './to-mdget-error.js';
+import { copyGzipPrefix } from './update.js';
 import { atomicFileSink, type Sink, writeTo } from './writers/atomic-file.js';
 import { gzipped, gzipSink } from './writers/gzip-sink.js';
 import { markProvisional } from './writers/provisional.js';
@@ -91,6 +92,7 @@ async function runOutputOnce(
   deps: RunDeps,
   run: RunState,
 ): Promise<MdgetError | undefined> {
+  const gzip = gzipped(group.target, options.gzip);
   let sink: Sink;
   try {
     sink =
@@ -100,12 +102,23 @@ async function runOutputOnce(
           ? await directSink(group.target)
           : await atomicFileSink(await writtenPath(group.target), {
               fsync: options.fsync ?? true,
-              ...(group.keepBytes === undefined ? {} : { keepBytes: group.keepBytes }),
+              // a gzip file cannot be cut in place: its kept rows are recompressed below
+              ...(group.keepBytes === undefined || gzip ? {} : { keepBytes: group.keepBytes }),
             });
   } catch (error) {
     return toMdgetError(error);
   }
-  if (gzipped(group.target, options.gzip)) sink = gzipSink(sink);
+  if (gzip) {
+    sink = gzipSink(sink);
+    try {
+      if (group.keepBytes) await copyGzipPrefix(group.target, group.keepBytes, sink.stream);
+    } catch (error) {
+      await sink.abort();
+      return toMdgetError(
+        new MdgetError('MDGET_IO', `--update cannot read ${group.target}: ${(error as Error).message}`),
+      );
+    }
+  }
   const first = group.items[0]!.plan;
   const output = newOutputState(
     options.format,

@@ -1,4 +1,8 @@
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { fieldKey, lastLineBefore } from './line-regions.js';
 import type { OutputFormat } from './output-state.js';
 import type { PlannedRequest } from './planned-request.js';
@@ -22,6 +26,8 @@ export interface ResumePoint {
 /** What a resume point is read with: the output's format and the record kind of its requests. */
 export interface ResumeShape {
   format: OutputFormat;
+  /** The file is gzip: read as a stream (it cannot be read from the end). */
+  gzip?: boolean;
   kind: RecordKind;
   resolution: Resolution;
   trend: boolean;
@@ -32,6 +38,7 @@ const BLOCK = 64 * 1024;
 
 /** The resume point of an existing output, or undefined when it holds no row (it is rewritten whole). */
 export async function readResumePoint(path: string, shape: ResumeShape): Promise<ResumePoint | undefined> {
+  if (shape.gzip) return readGzipResumePoint(path, shape);
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
@@ -126,4 +133,38 @@ export function resumeItems<T extends { plan: PlannedRequest; result: RequestRes
     kept.push(item);
   }
   return kept;
+}
+
+/**
+ * The resume point of a gzip file, in decompressed bytes: the file is read once as a stream, noting where
+ * each run of one key begins; the last run is what the update fetches again.
+ */
+async function readGzipResumePoint(path: string, shape: ResumeShape): Promise<ResumePoint | undefined> {
+  const keyOf = keyReader(shape);
+  let offset = 0;
+  let carry: Buffer = Buffer.alloc(0);
+  let found: ResumePoint | undefined;
+  for await (const chunk of createReadStream(path).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    let start = 0;
+    for (let end = bytes.indexOf(10); end >= 0; end = bytes.indexOf(10, start)) {
+      const key = keyOf(bytes, start, end);
+      if (key !== undefined && key !== found?.key) found = { key, keepBytes: offset + start };
+      start = end + 1;
+    }
+    offset += start;
+    carry = Buffer.from(bytes.subarray(start));
+  }
+  return found;
+}
+
+/** Writes the first `bytes` decompressed bytes of a gzip file into `into` (an update's kept rows). */
+export async function copyGzipPrefix(path: string, bytes: number, into: Writable): Promise<void> {
+  let left = bytes;
+  for await (const chunk of createReadStream(path).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+    if (left <= 0) break;
+    const piece = chunk.length > left ? chunk.subarray(0, left) : chunk;
+    left -= piece.length;
+    if (!into.write(piece)) await once(into, 'drain');
+  }
 }

@@ -190,3 +190,26 @@ describe('--columns and gzip outputs', () => {
     });
   });
 });
+
+describe('--update on a gzip file', () => {
+  it('resumes at the last rows, recompressed: byte-equal (decompressed) to one full download', async () => {
+    await withEmulator({}, async (emu) => {
+      const dir = tempDir();
+      const file = join(dir, 'bars.csv.gz');
+      const plain = await collect(emu, minutes('2025-03-10T00:00', '2025-03-12T00:00'), {});
+      await collect(emu, minutes('2025-03-10T00:00', '2025-03-11T09:31'), { output: file });
+      const before = emu.requests.length;
+      await collect(emu, minutes('2025-03-10T00:00', '2025-03-12T00:00'), {
+        output: file,
+        update: true,
+        force: false,
+      });
+      expect((emu.requests as { query: Record<string, string> }[])[before]?.query.start).toBe(
+        '20250311093000',
+      );
+      expect(gunzipSync(readFileSync(file)).toString()).toBe(plain);
+      execFileSync('gunzip', ['-t', file]);
+      expect(readdirSync(dir)).toEqual(['bars.csv.gz']);
+    });
+  });
+});
