@@ -78,3 +78,27 @@ describe('series keys and continuations', () => {
     ]);
   });
 });
+
+describe('windowTimes (--dry-run)', () => {
+  it('shows a window in market time and UTC', async () => {
+    const { windowTimes } = await import('../../src/core/plan-times.js');
+    const plan = {
+      url: new URL('http://h.test'),
+      kind: 'ticks' as const,
+      command: 'ticks',
+      symbol: 'AAPL',
+      trend: false,
+      series: {
+        resolution: 'second' as const,
+        filterEnd: true,
+        provisional: false,
+        rebuild: () => new URL('http://h.test'),
+        order: 'asc' as const,
+        window: { start: d('2025-03-13T09:30'), end: d('2025-03-13T16:00') },
+      },
+    };
+    expect(windowTimes(plan)).toBe(
+      '2025-03-13 09:30 → 2025-03-13 16:00 America/New_York = 2025-03-13T13:30Z → 2025-03-13T20:00Z',
+    );
+  });
+});
