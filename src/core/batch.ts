@@ -182,7 +182,9 @@ export async function runBatch(
       probeHits: cuts.probeHits,
     },
   };
-  const aborted = failures.find((f) => f.code === 'MDGET_ABORTED');
+  const aborted =
+    failures.find((f) => f.code === 'MDGET_ABORTED') ??
+    (deps.signal?.aborted ? new MdgetError('MDGET_ABORTED', 'interrupted') : undefined);
   if (aborted) result.failure = aborted;
   else if (failures.length === 1 && pending.length === 1) result.failure = failures[0];
   else if (failures.length > 0) {

@@ -71,11 +71,14 @@ export function checkLineLength(pending: number, ctx: CheckContext): void {
 
 /** Throws an MdgetError with the message redacted. */
 export function fail(
-  ctx: { secrets: readonly (string | undefined)[] },
+  ctx: { secrets: readonly (string | undefined)[]; url?: URL },
   code: 'MDGET_SERVICE' | 'MDGET_HTTP' | 'MDGET_NETWORK',
   message: string,
 ): never {
-  throw new MdgetError(code, redactText(message, ctx.secrets));
+  throw new MdgetError(code, redactText(message, ctx.secrets), {
+    status: 200,
+    ...(ctx.url ? { url: redactUrl(ctx.url) } : {}),
+  });
 }
 
 /** The first non-blank line of `bytes` if a line end follows it, else undefined. */

@@ -13,13 +13,25 @@ export type ErrorCode =
   | 'MDGET_PARTIAL' // some requests of a batch failed, the rest were written
   | 'MDGET_ABORTED'; // interrupted (SIGINT)
 
+/** Where an error came from, when a request did: its HTTP status, and its URL with credentials redacted. */
+export interface MdgetErrorOptions extends ErrorOptions {
+  status?: number;
+  url?: string;
+}
+
 /** The base error of mdget: a stable string `code`, a one-line message, an optional `cause`. */
 export class MdgetError extends Error {
   override name = 'MdgetError';
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+  /** The HTTP status of the response that failed, when there was one. */
+  readonly status?: number;
+  /** The request's URL, credentials redacted. */
+  readonly url?: string;
+  constructor(code: ErrorCode, message: string, options?: MdgetErrorOptions) {
     super(message, options);
     this.code = code;
+    if (options?.status !== undefined) this.status = options.status;
+    if (options?.url !== undefined) this.url = options.url;
   }
 }
 

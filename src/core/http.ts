@@ -147,6 +147,7 @@ export async function openResponse(
             `HTTP ${statusCode} from ${where}: redirect to ${redactUrl(location)} not followed`,
             secrets,
           ),
+          { status: statusCode, url: where },
         );
       }
       if (statusCode !== 429 && statusCode < 500) {
@@ -156,6 +157,7 @@ export async function openResponse(
             `service refused (HTTP ${statusCode}) ${where}${firstLine ? `: ${firstLine}` : ''}`,
             secrets,
           ),
+          { status: statusCode, url: where },
         );
       }
       reason = `HTTP ${statusCode}${firstLine ? `: ${firstLine}` : ''}`;
@@ -167,6 +169,7 @@ export async function openResponse(
         throw new MdgetError(
           'MDGET_HTTP',
           redactText(`server failure after ${attempt} attempt(s): ${reason}: ${where}`, secrets),
+          { status: statusCode, url: where },
         );
       }
     } catch (error) {

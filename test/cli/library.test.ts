@@ -1,0 +1,99 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { nodePath, tempDir } from '../helpers/run-cli.js';
+import { withEmulator } from '../helpers/with-emulator.js';
+
+const run = promisify(execFile);
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const LIBRARY = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+
+/** Issue 11: the README's library example, run as written against the emulator. */
+describe('the README library example', () => {
+  it('streams records, downloads a template, and closes', async () => {
+    const example = /<!-- library:example -->\n```js\n([\s\S]*?)```/.exec(README)?.[1];
+    expect(example).toBeDefined();
+    await withEmulator({}, async (emu) => {
+      const dir = tempDir();
+      const file = join(dir, 'example.mjs');
+      writeFileSync(file, example!.replace("from 'mdget'", `from '${LIBRARY}'`));
+      const { stdout, stderr } = await run(process.execPath, [file], {
+        cwd: dir,
+        env: { PATH: nodePath(), ...emu.env },
+      });
+      expect(stderr).toBe('');
+      const lines = stdout.trim().split('\n');
+      expect(lines.slice(0, 3)).toEqual([
+        expect.stringMatching(/^AAPL 2025-03-14 09:30 [\d.]+$/),
+        expect.stringMatching(/^AAPL 2025-03-14 09:31 /),
+        expect.stringMatching(/^AAPL 2025-03-14 09:32 /),
+      ]);
+      expect(lines.slice(3)).toEqual([
+        'wrote ticks/ESM25-2025-03-13.csv',
+        'wrote ticks/NQM25-2025-03-13.csv',
+      ]);
+      expect(readdirSync(join(dir, 'ticks')).sort()).toEqual([
+        'ESM25-2025-03-13.csv',
+        'NQM25-2025-03-13.csv',
+      ]);
+    });
+  });
+
+  it('errors are MdgetError with a code, the HTTP status and the redacted URL', async () => {
+    await withEmulator({ faults: [{ kind: 'status', status: 404 }] }, async (emu) => {
+      const { createClient } = await import('../../src/index.js');
+      const client = createClient({
+        username: 'demo',
+        password: 'demo',
+        historicalUrl: emu.urls.historical,
+      });
+      try {
+        await expect(
+          client.eod({ symbols: 'AAPL' }).download(join(tempDir(), 'x.csv')),
+        ).rejects.toMatchObject({
+          name: 'MdgetError',
+          code: 'MDGET_SERVICE',
+          status: 404,
+          url: expect.stringContaining('password=***'),
+        });
+        const records = [];
+        await expect(async () => {
+          for await (const record of client.eod({ symbols: 'AAPL', start: new Date('2025-03-10T00:00:00Z') }))
+            records.push(record);
+        }).rejects.toMatchObject({ code: 'MDGET_SERVICE', status: 404 });
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  it('a reader that stops early stops the download; an abort signal cancels', async () => {
+    await withEmulator({ ticksPerDay: 200_000 }, async (emu) => {
+      const { createClient } = await import('../../src/index.js');
+      const client = createClient({ username: 'demo', password: 'demo', historicalUrl: emu.urls.historical });
+      try {
+        let seen = 0;
+        for await (const tick of client.ticks({
+          symbols: 'ESM25',
+          start: new Date('2025-03-13T00:00:00Z'),
+        })) {
+          expect(tick).toMatchObject({ symbol: 'ESM25', session_code: 'G' });
+          if (++seen === 5) break;
+        }
+        expect(seen).toBe(5);
+        const controller = new AbortController();
+        controller.abort();
+        await expect(
+          client
+            .ticks({ symbols: 'ESM25', start: new Date('2025-03-13T00:00:00Z') })
+            .download(join(tempDir(), 't.csv'), { signal: controller.signal }),
+        ).rejects.toMatchObject({ code: 'MDGET_ABORTED' });
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});
