@@ -173,7 +173,8 @@ describe('emulator: BIG instruments in the full schema (instrumentsSchema=full)'
       expect(entries).toBe(200_000);
       expect(bytes / 2 ** 20).toBeGreaterThan(220);
       expect(bytes / 2 ** 20).toBeLessThan(240);
-      expect(peakMiB).toBeLessThan(60);
+      // garbage not yet collected counts too, so the bound is loose; holding the file would pass 220
+      expect(peakMiB).toBeLessThan(150);
     });
   });
 
