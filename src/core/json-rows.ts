@@ -49,7 +49,7 @@ function converter(): ConverterExports {
 function columnTable(columns: readonly string[], framing: JsonFraming): Buffer {
   const { open, close } = FRAMES[framing];
   const strings = [
-    close ? Buffer.from(`}${close}`) : Buffer.from('}'),
+    Buffer.from(`}${close}`),
     ...columns.map((name, i) => Buffer.from(`${i === 0 ? `${open}{` : ','}${JSON.stringify(name)}:`)),
   ];
   const table = Buffer.alloc(16 * strings.length);
@@ -67,47 +67,45 @@ function columnTable(columns: readonly string[], framing: JsonFraming): Buffer {
 
 /**
  * Turns normalized csv lines into JSON records for one list of columns, as output-state.ts recordToJson
- * does one line at a time. That costs ~10 MB/s of csv, many seconds a response (issue 9); here a
+ * does one line at a time. That managed ~10 MB/s of csv, ~30 s for 300 MB of ticks (issue 9); here a
  * WebAssembly loop converts a whole chunk, and only the lines it cannot prove right (another field count,
  * bytes to escape, non-ASCII) go to `fallback`, which is recordToJson.
  */
 export class JsonRows {
   /** Without columns, keys depend on each line's field count: every line goes to the fallback. */
   private readonly tables: Record<JsonFraming, Buffer> | undefined;
+  private readonly columnCount: number;
 
-  constructor(private readonly columns: readonly string[] | undefined) {
-    this.tables = columns && {
-      ndjson: columnTable(columns, 'ndjson'),
-      json: columnTable(columns, 'json'),
-    };
+  constructor(columns: readonly string[] | undefined) {
+    this.columnCount = columns?.length ?? 0;
+    this.tables = columns?.length
+      ? { ndjson: columnTable(columns, 'ndjson'), json: columnTable(columns, 'json') }
+      : undefined;
   }
 
   /** The records of `lines` (complete lines, each ending in LF), in the order of the lines. */
   convert(lines: Buffer, framing: JsonFraming, fallback: (line: string) => string): JsonChunk {
     const { open, close } = FRAMES[framing];
-    const table = this.tables?.[framing];
-    const wasm = table && converter();
     const n = lines.length;
     const outPtr = INPUT + n + OVERRUN;
     // JSON of ticks is ~2.5 times their csv; when it is longer, the loop calls again
     let cap = n * 3 + 4096;
-    if (wasm && table) {
-      reserve(wasm, outPtr + cap + OVERRUN);
-      const heap = new Uint8Array(wasm.memory.buffer);
-      heap.set(table, 0);
-      heap.set(lines, INPUT);
-    }
+    const table = this.tables?.[framing];
+    const wasm = table && prepared(table, lines, outPtr + cap + OVERRUN);
     const pieces: Buffer[] = [];
     let slow = '';
     let records = 0;
     let offset = 0;
     while (offset < n) {
       if (wasm) {
-        const written = wasm.convert(INPUT + offset, n - offset, outPtr, cap, this.columns?.length ?? 0);
+        const written = wasm.convert(INPUT + offset, n - offset, outPtr, cap, this.columnCount);
         if (written > 0) {
           if (slow) pieces.push(Buffer.from(slow));
           slow = '';
-          pieces.push(Buffer.from(new Uint8Array(wasm.memory.buffer, outPtr, written)));
+          // allocUnsafe: Buffer.from(view) would zero-fill the new memory before copying
+          const piece = Buffer.allocUnsafe(written);
+          piece.set(new Uint8Array(wasm.memory.buffer, outPtr, written));
+          pieces.push(piece);
         }
         records += wasm.records.value as number;
         offset += wasm.rest.value as number;
@@ -126,7 +124,7 @@ export class JsonRows {
       const end = lf < 0 ? n : lf;
       const line = lines.toString('utf8', offset, end);
       offset = end + 1;
-      // as before this converter: empty lines (the normalizer leaves none) give no record
+      // as before this converter: an empty line (the normalizer leaves none) gives no record
       if (line === '') continue;
       slow += `${open}${fallback(line)}${close}`;
       records++;
@@ -134,6 +132,16 @@ export class JsonRows {
     if (slow) pieces.push(Buffer.from(slow));
     return { bytes: pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces), records };
   }
+}
+
+/** The shared instance with `table` and `lines` in place and at least `bytes` of memory. */
+function prepared(table: Buffer, lines: Buffer, bytes: number): ConverterExports {
+  const wasm = converter();
+  reserve(wasm, bytes);
+  const heap = new Uint8Array(wasm.memory.buffer);
+  heap.set(table, 0);
+  heap.set(lines, INPUT);
+  return wasm;
 }
 
 function reserve(wasm: ConverterExports, bytes: number): void {

@@ -163,9 +163,12 @@ describe('JsonRows field by field', () => {
     expect(expected).toContain('{"field1":"tail","field2":1}');
   });
 
-  it('without columns, every line takes recordToJson’s keys', () => {
+  it('without columns (or none), every line takes recordToJson’s keys', () => {
     const lines = 'AAPL,2000-01-03,2025-03-14\nx,y\n';
     expect(ndjson(lines, undefined, 'dateRange').bytes.toString()).toBe(
+      '{"symbol":"AAPL","first":"2000-01-03","last":"2025-03-14"}\n{"field1":"x","field2":"y"}\n',
+    );
+    expect(ndjson(lines, [], 'dateRange').bytes.toString()).toBe(
       '{"symbol":"AAPL","first":"2000-01-03","last":"2025-03-14"}\n{"field1":"x","field2":"y"}\n',
     );
   });
