@@ -4,6 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { wasmModuleSource } from './wasm-source.js';
 
-const wat = new URL('../src/core/wasm/line-normalizer.wat', import.meta.url);
-const out = new URL('../src/core/wasm/line-normalizer-wasm.ts', import.meta.url);
-writeFileSync(out, await wasmModuleSource(readFileSync(wat, 'utf8')));
+for (const name of ['line-normalizer', 'json-rows']) {
+  const wat = new URL(`../src/core/wasm/${name}.wat`, import.meta.url);
+  const out = new URL(`../src/core/wasm/${name}-wasm.ts`, import.meta.url);
+  writeFileSync(out, await wasmModuleSource(name, readFileSync(wat, 'utf8')));
+}

@@ -1,2 +1,2 @@
-/** The generated TypeScript module that embeds the compiled WAT as base64. */
-export function wasmModuleSource(watText: string): Promise<string>;
+/** The generated TypeScript module that embeds the compiled WAT `src/core/wasm/<name>.wat` as base64. */
+export function wasmModuleSource(name: string, watText: string): Promise<string>;

@@ -57,6 +57,6 @@ export function recordToJson(line: string, names: readonly string[] | undefined,
   return `{${parts.join(',')}}`;
 }
 
-/** Columns that hold codes or names even when they look numeric. */
-const isTextKey = (key: string) =>
+/** Whether a column holds codes or names, quoted even when they look numeric. */
+export const isTextKey = (key: string) =>
   key === 'symbol' || key === 'contract' || key === 'session_code' || key === 'value' || key === 'underlying';

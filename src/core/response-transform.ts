@@ -9,6 +9,7 @@ import {
   firstLine,
 } from './body-checks.js';
 import type { CutVerdict } from './cut-tracker.js';
+import { jsonRowsFor } from './json-rows.js';
 import { LineNormalizer } from './line-normalizer.js';
 import {
   completeLinesEnd,
@@ -341,17 +342,18 @@ export class ResponseTransform extends Transform {
   }
 
   /** Normalized csv lines as ndjson lines or json array items. */
-  private json(lines: Buffer): string {
+  private json(lines: Buffer): Buffer {
     const { state } = this.options;
-    let text = '';
-    for (const line of lines.toString('utf8').split('\n')) {
-      if (line === '') continue;
-      const json = recordToJson(line, this.fieldNames, this.check.shape);
-      if (state.format === 'ndjson') text += `${json}\n`;
-      else text += `${state.jsonItems === 0 ? '[\n' : ',\n'}${json}`;
-      state.jsonItems++;
-    }
-    return text;
+    const names = this.fieldNames;
+    const { bytes, records } = jsonRowsFor(names).convert(
+      lines,
+      state.format === 'json' ? 'json' : 'ndjson',
+      (line) => recordToJson(line, names, this.check.shape),
+    );
+    // every json item starts with ",\n" (json-rows.ts); the array's first with "[\n"
+    if (state.format === 'json' && state.jsonItems === 0 && records > 0) bytes[0] = 0x5b;
+    state.jsonItems += records;
+    return bytes;
   }
 }
 

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { outputColumns, type RecordKind } from '../../src/core/record-shapes.js';
+import { outputColumns, RECORD_SHAPES, type RecordKind } from '../../src/core/record-shapes.js';
 import {
   closingBytes,
   newOutputState,
   type OutputFormat,
   ResponseTransform,
+  recordToJson,
 } from '../../src/core/response-transform.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/${name}`, import.meta.url));
@@ -63,6 +64,21 @@ describe('ResponseTransform on wire fixtures', () => {
     expect(csv.rows).toBe(records.length);
     const raw = await run(body, 'raw');
     expect([raw.text, raw.rows]).toEqual([body.toString(), records.length]);
+  });
+
+  it('ndjson and json: recordToJson of each csv row, whatever the chunks; json is one array', async () => {
+    const csv = (await run(fixture('ticks.csv'))).text.trimEnd().split('\n');
+    const columns = csv[0]!.split(',');
+    const objects = csv.slice(1).map((line) => recordToJson(line, columns, RECORD_SHAPES.ticks));
+    for (const size of [7, 64, 4096]) {
+      expect((await run(fixture('ticks.csv'), 'ndjson', 'ticks', size)).text).toBe(
+        objects.map((o) => `${o}\n`).join(''),
+      );
+      expect((await run(fixture('ticks.csv'), 'json', 'ticks', size)).text).toBe(
+        `[\n${objects.join(',\n')}\n]\n`,
+      );
+    }
+    expect((await run(fixture('empty.txt'), 'json')).text).toBe('[]\n');
   });
 
   it('gzip fixture is the CRLF fixture compressed (decoding is zlib, upstream of the transform)', async () => {

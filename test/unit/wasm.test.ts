@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { wasmModuleSource } from '../../scripts/wasm-source.js';
 
 describe('embedded WebAssembly', () => {
-  it('matches its WAT source (run `npm run wasm` after editing the .wat)', async () => {
-    const wat = readFileSync(new URL('../../src/core/wasm/line-normalizer.wat', import.meta.url), 'utf8');
-    const embedded = readFileSync(
-      new URL('../../src/core/wasm/line-normalizer-wasm.ts', import.meta.url),
-      'utf8',
-    );
-    expect(embedded).toBe(await wasmModuleSource(wat));
-  });
+  it.each(['line-normalizer', 'json-rows'])(
+    '%s matches its WAT source (run `npm run wasm` after editing the .wat)',
+    async (name) => {
+      const wat = readFileSync(new URL(`../../src/core/wasm/${name}.wat`, import.meta.url), 'utf8');
+      const embedded = readFileSync(new URL(`../../src/core/wasm/${name}-wasm.ts`, import.meta.url), 'utf8');
+      expect(embedded).toBe(await wasmModuleSource(name, wat));
+    },
+  );
 });
