@@ -1,6 +1,10 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type JsonValuesMode, streamJsonObjects } from '../../../src/core/reference/json-values.js';
+import {
+  JsonValueSplitter,
+  type JsonValuesMode,
+  streamJsonObjects,
+} from '../../../src/core/reference/json-values.js';
 import { parseLossless, RawNumber, stringifyLossless } from '../../../src/core/reference/lossless-json.js';
 import { collect } from './helpers.js';
 
@@ -132,6 +136,29 @@ describe('streamJsonObjects', () => {
       '{"a":9007199254740993,"b":[12345678901234567890],"c":0.1}',
     );
     expect(got[0]?.['c']).toBe(0.1);
+  });
+
+  it('sends exactly the numbers String() would not give back to the exact parser', () => {
+    const random = randomSource(5);
+    const digits = (count: number) =>
+      Array.from({ length: count }, () => String(Math.floor(random() * 10))).join('');
+    const texts = ['0', '-0', '0.0', '-0.0', '0.000001', '0.0000001', '-0.000001', '1E-3', '2e+21', '1e2'];
+    for (let i = 0; i < 20_000; i++) {
+      const whole = random() < 0.4 ? '0' : String(1 + Math.floor(random() * 9)) + digits(random() * 17);
+      const fraction = random() < 0.3 ? '' : `.${digits(1 + random() * 17)}`;
+      const exponent = random() < 0.9 ? '' : `e${random() < 0.5 ? '-' : ''}${1 + Math.floor(random() * 30)}`;
+      texts.push(`${random() < 0.3 ? '-' : ''}${whole}${fraction}${exponent}`);
+    }
+    for (const text of texts) {
+      const splitter = new JsonValueSplitter('top-level-values');
+      splitter.feed(Buffer.from(`[${text}]`));
+      expect(splitter.next()).toBe(`[${text}]`);
+      const roundTrips = String(Number(text)) === text;
+      // Sound always; precise up to 15 significant digits (longer ones may round-trip, and are sent anyway).
+      const significant = text.replace(/^-|[eE].*$|\./g, '').replace(/^0+/, '').length;
+      if (significant <= 15) expect([text, splitter.exact]).toEqual([text, !roundTrips]);
+      else if (!roundTrips) expect([text, splitter.exact]).toEqual([text, true]);
+    }
   });
 
   it('reads values one after another, with or without whitespace between them', async () => {
