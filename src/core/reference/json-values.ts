@@ -140,6 +140,8 @@ export class JsonValueSplitter {
 
   /** Moves on from one byte between values: punctuation, or the first byte of a value. */
   private between(byte: number): void {
+    // A byte order mark is all three bytes or none.
+    if (this.bomMatched % BOM.length !== 0) this.unexpected(byte);
     const phase = this.phase;
     if (phase === 'start') {
       if (byte === OPEN_BRACKET) {
@@ -383,7 +385,9 @@ export async function* streamJsonObjects(
     try {
       value = parseValue(text, splitter.exact);
     } catch (error) {
-      throw fail(malformed(label, `value ${count}: ${(error as Error).message}`, error));
+      // RangeError: nesting deeper than parseLossless's stack, which no instruments file comes near.
+      if (!(error instanceof SyntaxError || error instanceof RangeError)) throw error;
+      throw fail(malformed(label, `value ${count}: ${error.message}`, error));
     }
     if (!isJsonObject(value)) {
       throw fail(
@@ -408,6 +412,7 @@ export async function* streamJsonObjects(
   if (last !== undefined) yield objectOf(last);
 }
 
+/** The MdgetError for what the splitter threw; anything but its own three errors is a bug, thrown as is. */
 function structureError(label: string, error: unknown): MdgetError {
   if (error instanceof NotAnArray) {
     return new MdgetError('MDGET_SERVICE', `${label}: the body is not a JSON array`);
@@ -415,7 +420,8 @@ function structureError(label: string, error: unknown): MdgetError {
   if (error instanceof EmptyBody) {
     return new MdgetError('MDGET_SERVICE', `${label}: empty body, expected a JSON array`);
   }
-  return malformed(label, (error as Error).message, error);
+  if (error instanceof SyntaxError) return malformed(label, error.message, error);
+  throw error;
 }
 
 function malformed(label: string, detail: string, cause: unknown): MdgetError {

@@ -168,6 +168,10 @@ describe('streamJsonObjects', () => {
 
   it('skips a byte order mark before the array, and reads nothing but whitespace as an empty body', async () => {
     expect(await objects('\uFEFF[{"a":1}]', 1)).toEqual([{ a: 1 }]);
+    const halfMark = Buffer.concat([Buffer.from([0xef, 0xbb]), Buffer.from('[{"a":1}]')]);
+    await expect(
+      collect(streamJsonObjects(Readable.from([halfMark]), 'array-elements', 'test')),
+    ).rejects.toThrow('test: malformed JSON: Unexpected "[" at byte 2');
     await expect(objects(' \n ')).rejects.toThrow('test: empty body, expected a JSON array');
   });
 
