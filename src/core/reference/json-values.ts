@@ -1,199 +1,429 @@
-import { pipeline, type Readable } from 'node:stream';
-import StreamJson from 'stream-json';
-import { isMdgetError, MdgetError } from '../errors.js';
+import type { Readable } from 'node:stream';
+import { MdgetError } from '../errors.js';
 import {
   isJsonNumber,
   isJsonObject,
   type JsonObject,
   type JsonValue,
-  jsonNumber,
-  setJsonKey,
+  parseLossless,
 } from './lossless-json.js';
 
 /** Which values `streamJsonObjects` yields: the elements of one top-level array, or each top-level value. */
 export type JsonValuesMode = 'array-elements' | 'top-level-values';
 
-interface Token {
-  name: string;
-  value?: string | boolean | null;
-}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const BOM = [0xef, 0xbb, 0xbf];
+// Any two decimals of up to 15 significant digits are different doubles (2^-52 < 10^-15 / 2).
+const SAFE_DIGITS = 15;
 
-interface Frame {
-  // null marks the top-level array whose elements are yielded one by one instead of collected
-  container: JsonObject | JsonValue[] | null;
-  key: string;
-}
+const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+const isDigit = (byte: number) => byte >= ZERO && byte <= NINE;
+// Where a number or literal at the top level ends; JSON.parse then judges the token.
+const endsToken = (byte: number) =>
+  isWhitespace(byte) ||
+  byte === COMMA ||
+  byte === CLOSE_BRACKET ||
+  byte === CLOSE_BRACE ||
+  byte === OPEN_BRACKET ||
+  byte === OPEN_BRACE ||
+  byte === QUOTE ||
+  byte === 0x3a;
+
+// Where the splitter stands between values. An array's elements: `start` before `[`, `first` after it,
+// `next` after a comma, `after` after an element, `done` after `]`. Top-level values: always `stream`.
+type Phase = 'start' | 'first' | 'next' | 'after' | 'done' | 'stream';
+
+// The value being scanned: none (between values), an object or array, a string, a number or literal.
+const NONE = 0;
+const CONTAINER = 1;
+const STRING = 2;
+const TOKEN = 3;
 
 /**
- * Builds values from stream-json's packed tokens. stream-json hands numbers over as their source text,
- * which is the only way to keep ids above 2^53 exact (its own Assembler goes through parseFloat).
+ * Splits a byte stream into the texts of its JSON values (the elements of one array, or each top-level
+ * value), tracking only nesting and strings: JSON.parse then checks and builds each value natively. A
+ * number JSON.parse would not give back exactly (above 2^53, `1.0`, `-0`) marks its value `exact`, to be
+ * built by `parseLossless` instead. Bytes are scanned once, as bytes: UTF-8 puts no byte below 0x80
+ * inside a multi-byte character, so every byte this looks at is the ASCII character it seems.
  */
-class ObjectAssembler {
-  private readonly stack: Frame[] = [];
-  private sawTopArray = false;
-  private count = 0;
+export class JsonValueSplitter {
+  private phase: Phase;
+  private kind = NONE;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private valueIsExact = false;
+  private chunk: Buffer = Buffer.alloc(0);
+  private at = 0;
+  private start = 0;
+  /** Bytes of the value in progress from earlier chunks (copies: a value rarely spans two). */
+  private pieces: Buffer[] = [];
+  private seen = 0;
+  private bomMatched = 0;
+  private readonly decoder = new TextDecoder();
 
-  constructor(
-    private readonly mode: JsonValuesMode,
-    private readonly label: string,
-    private readonly onObject: (object: JsonObject) => void,
-  ) {}
-
-  /** Checks, at the end of input, that an array was there at all. */
-  finish(): void {
-    if (this.mode === 'array-elements' && !this.sawTopArray) {
-      throw new MdgetError('MDGET_SERVICE', `${this.label}: empty body, expected a JSON array`);
-    }
+  constructor(private readonly mode: JsonValuesMode) {
+    this.phase = mode === 'array-elements' ? 'start' : 'stream';
   }
 
-  /** Adds one token; calls `onObject` for each completed top-level object. */
-  takeToken(token: Token): void {
-    switch (token.name) {
-      case 'startObject':
-        this.open({});
-        return;
-      case 'startArray':
-        if (this.mode === 'array-elements' && this.stack.length === 0) {
-          this.sawTopArray = true;
-          this.stack.push({ container: null, key: '' });
-        } else {
-          this.open([]);
+  /** Whether the value `next()` returned last needs `parseLossless` (it holds a number JSON.parse would round). */
+  get exact(): boolean {
+    return this.valueIsExact;
+  }
+
+  /** Takes the next chunk of the body; call `next()` until it returns undefined before the one after. */
+  feed(chunk: Buffer): void {
+    this.seen += this.chunk.length;
+    this.chunk = chunk;
+    this.at = 0;
+    this.start = 0;
+  }
+
+  /** The text of the next value completed in the current chunk, or undefined once the chunk is used up. */
+  next(): string | undefined {
+    const chunk = this.chunk;
+    const length = chunk.length;
+    for (;;) {
+      if (this.kind !== NONE) {
+        const end =
+          this.kind === CONTAINER
+            ? this.scanContainer(this.at)
+            : this.kind === STRING
+              ? this.scanString(this.at)
+              : this.scanToken(this.at);
+        if (end < 0) {
+          this.pieces.push(Buffer.from(chunk.subarray(this.start)));
+          this.at = length;
+          return undefined;
         }
-        return;
-      case 'endObject':
-      case 'endArray': {
-        const frame = this.stack.pop();
-        if (frame?.container) this.add(frame.container);
-        return;
+        this.at = end;
+        return this.finish(end);
       }
-      case 'keyValue': {
-        const frame = this.stack[this.stack.length - 1];
-        if (frame) frame.key = token.value as string;
-        return;
+      if (this.at >= length) return undefined;
+      const byte = chunk[this.at] as number;
+      if (isWhitespace(byte)) {
+        this.at += 1;
+      } else if (this.seen + this.at === this.bomMatched && byte === BOM[this.bomMatched]) {
+        // A UTF-8 byte order mark before the first value is not part of the JSON.
+        this.bomMatched += 1;
+        this.at += 1;
+      } else {
+        this.between(byte);
       }
-      case 'stringValue':
-        this.add(token.value as string);
-        return;
-      case 'numberValue':
-        this.add(jsonNumber(token.value as string));
-        return;
-      case 'trueValue':
-        this.add(true);
-        return;
-      case 'falseValue':
-        this.add(false);
-        return;
-      case 'nullValue':
-        this.add(null);
-        return;
-      default:
-        return;
     }
   }
 
-  private open(container: JsonObject | JsonValue[]): void {
-    if (this.stack.length === 0 && this.mode === 'array-elements') this.notAnArray();
-    this.stack.push({ container, key: '' });
+  /** Checks that the body ended where a value may; returns the text of a number or literal it ended. */
+  end(): string | undefined {
+    this.seen += this.chunk.length;
+    this.chunk = Buffer.alloc(0);
+    this.at = 0;
+    this.start = 0;
+    if (this.kind === TOKEN && this.mode === 'top-level-values') return this.finish(0);
+    if (this.kind !== NONE || (this.phase !== 'done' && this.phase !== 'stream')) {
+      // Nothing but whitespace (or a byte order mark) ever leaves `start` without a value.
+      if (this.phase === 'start') throw new EmptyBody();
+      throw new SyntaxError('Unexpected end of JSON input');
+    }
+    return undefined;
   }
 
-  private add(value: JsonValue): void {
-    const frame = this.stack[this.stack.length - 1];
-    if (frame === undefined) {
-      if (this.mode === 'array-elements') this.notAnArray();
-      this.yieldValue(value);
-    } else if (frame.container === null) {
-      this.yieldValue(value);
-    } else if (Array.isArray(frame.container)) {
-      frame.container.push(value);
+  /** Moves on from one byte between values: punctuation, or the first byte of a value. */
+  private between(byte: number): void {
+    // A byte order mark is all three bytes or none.
+    if (this.bomMatched % BOM.length !== 0) this.unexpected(byte);
+    const phase = this.phase;
+    if (phase === 'start') {
+      if (byte === OPEN_BRACKET) {
+        this.phase = 'first';
+        this.at += 1;
+        return;
+      }
+      if (startsValue(byte)) throw new NotAnArray();
+      this.unexpected(byte);
+    }
+    if (phase === 'after') {
+      if (byte === COMMA) this.phase = 'next';
+      else if (byte === CLOSE_BRACKET) this.phase = 'done';
+      else this.unexpected(byte);
+      this.at += 1;
+      return;
+    }
+    if (phase === 'first' && byte === CLOSE_BRACKET) {
+      this.phase = 'done';
+      this.at += 1;
+      return;
+    }
+    if (phase === 'done' || !startsValue(byte)) this.unexpected(byte);
+    if (phase !== 'stream') this.phase = 'after';
+    this.start = this.at;
+    this.valueIsExact = false;
+    if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      this.kind = CONTAINER;
+      this.depth = 1;
+      this.at += 1;
+    } else if (byte === QUOTE) {
+      this.kind = STRING;
+      this.at += 1;
     } else {
-      setJsonKey(frame.container, frame.key, value);
+      this.kind = TOKEN;
     }
   }
 
-  private yieldValue(value: JsonValue): void {
-    this.count += 1;
-    if (!isJsonObject(value)) {
-      const kind =
-        value === null
-          ? 'null'
-          : Array.isArray(value)
-            ? 'an array'
-            : isJsonNumber(value)
-              ? 'a number'
-              : `a ${typeof value}`;
-      throw new MdgetError(
-        'MDGET_SERVICE',
-        `${this.label}: value ${this.count} is ${kind}, not a JSON object`,
-      );
+  private unexpected(byte: number): never {
+    const shown =
+      byte >= 0x20 && byte < 0x7f ? `"${String.fromCharCode(byte)}"` : `byte 0x${byte.toString(16)}`;
+    throw new SyntaxError(`Unexpected ${shown} at byte ${this.seen + this.at}`);
+  }
+
+  /** The text of the value that ends at `end` of the current chunk. */
+  private finish(end: number): string {
+    this.kind = NONE;
+    const tail = this.chunk.subarray(this.start, end);
+    if (this.pieces.length === 0) return this.decoder.decode(tail);
+    const bytes = Buffer.concat([...this.pieces, tail]);
+    this.pieces = [];
+    return this.decoder.decode(bytes);
+  }
+
+  // The hot loop: nearly every byte of an instruments file passes here once.
+  /** Scans an object or array from `from`: the index just past its end, or -1 if the chunk ends first. */
+  private scanContainer(from: number): number {
+    const chunk = this.chunk;
+    const length = chunk.length;
+    let at = from;
+    let depth = this.depth;
+    if (this.inString) {
+      at = this.scanString(at);
+      if (at < 0) return -1;
     }
-    this.onObject(value);
-  }
-
-  private notAnArray(): never {
-    throw new MdgetError('MDGET_SERVICE', `${this.label}: the body is not a JSON array`);
-  }
-}
-
-/**
- * stream-json's parser with the assembler inside: every token reaches `push()`, which builds objects there
- * and lets only whole ones out. This saves an object-mode stream hop per token (about 100 per entry), and
- * the readable side still applies backpressure, now counted in objects.
- */
-class ObjectParser extends StreamJson.Parser {
-  private readonly assembler: ObjectAssembler;
-  private failed = false;
-
-  constructor(mode: JsonValuesMode, label: string) {
-    super({ packValues: true, streamValues: false, jsonStreaming: mode === 'top-level-values' });
-    this.assembler = new ObjectAssembler(mode, label, (object) => super.push(object));
-  }
-
-  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (this.failed) return false;
-    try {
-      if (chunk === null) {
-        this.assembler.finish();
-        return super.push(null, encoding);
+    while (at < length) {
+      const byte = chunk[at++] as number;
+      if (byte === QUOTE) {
+        for (;;) {
+          if (at >= length) {
+            this.depth = depth;
+            this.inString = true;
+            this.escaped = false;
+            return -1;
+          }
+          const inner = chunk[at++] as number;
+          if (inner === QUOTE) break;
+          if (inner === BACKSLASH) {
+            if (at >= length) {
+              this.depth = depth;
+              this.inString = true;
+              this.escaped = true;
+              return -1;
+            }
+            at += 1;
+          }
+        }
+      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        depth += 1;
+      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        depth -= 1;
+        if (depth === 0) {
+          this.depth = 0;
+          return at;
+        }
+      } else if (isDigit(byte) || byte === MINUS) {
+        at = this.scanNumber(at - 1);
       }
-      this.assembler.takeToken(chunk as Token);
-      return true;
-    } catch (error) {
-      // The parser ignores push()'s result and would go on tokenizing: stop it here, with the reason.
-      this.failed = true;
-      this.destroy(error as Error);
-      return false;
     }
+    this.depth = depth;
+    return -1;
+  }
+
+  /** Scans the rest of a string (its opening quote already read): the index past its end, or -1. */
+  private scanString(from: number): number {
+    const chunk = this.chunk;
+    const length = chunk.length;
+    let at = from;
+    if (this.escaped) {
+      if (at >= length) return -1;
+      at += 1;
+      this.escaped = false;
+    }
+    while (at < length) {
+      const byte = chunk[at++] as number;
+      if (byte === QUOTE) {
+        this.inString = false;
+        return at;
+      }
+      if (byte === BACKSLASH) {
+        if (at >= length) {
+          this.inString = true;
+          this.escaped = true;
+          return -1;
+        }
+        at += 1;
+      }
+    }
+    this.inString = true;
+    return -1;
+  }
+
+  /** Scans a number or literal standing alone: the index where it ends, or -1 if the chunk ends first. */
+  private scanToken(from: number): number {
+    const chunk = this.chunk;
+    const length = chunk.length;
+    for (let at = from; at < length; at++) {
+      if (endsToken(chunk[at] as number)) return at;
+    }
+    // A number cut by a chunk boundary is judged by parseLossless, which is right for any number.
+    this.valueIsExact = true;
+    return -1;
+  }
+
+  /**
+   * Scans a number inside a container: the index past it; marks the value exact unless String() of the
+   * number's double gives back its text. Without an exponent that is decided from the digits alone: a
+   * decimal of at most 15 significant digits is the shortest text of its double, which String() writes in
+   * plain notation from 1e-6 on, so it round-trips unless it ends in a fractional zero or is `-0`.
+   */
+  private scanNumber(start: number): number {
+    const chunk = this.chunk;
+    const length = chunk.length;
+    let at = chunk[start] === MINUS ? start + 1 : start;
+    const first = at;
+    while (at < length && isDigit(chunk[at] as number)) at += 1;
+    let significant = at - first;
+    const zeroInteger = chunk[first] === ZERO;
+    let roundTrips = !zeroInteger || first === start || chunk[at] === DOT;
+    if (at < length && chunk[at] === DOT) {
+      at += 1;
+      const fraction = at;
+      if (zeroInteger) {
+        // 0.000001 prints as such, 0.0000001 as 1e-7; the zeros are not significant either way.
+        while (at < length && chunk[at] === ZERO) at += 1;
+        roundTrips &&= at - fraction <= 5;
+        significant = 0;
+      }
+      const digits = at;
+      while (at < length && isDigit(chunk[at] as number)) at += 1;
+      significant += at - digits;
+      roundTrips &&= chunk[at - 1] !== ZERO;
+    }
+    if (at >= length) {
+      // Cut by the chunk's end: parseLossless judges it, which is right for any number.
+      this.valueIsExact = true;
+      return at;
+    }
+    if (((chunk[at] as number) | 0x20) !== 0x65) {
+      if (!roundTrips || significant > SAFE_DIGITS) this.valueIsExact = true;
+      return at;
+    }
+    while (at < length) {
+      const byte = chunk[at] as number;
+      if (!isDigit(byte) && (byte | 0x20) !== 0x65 && byte !== MINUS && byte !== 0x2b) break;
+      at += 1;
+    }
+    if (at >= length) {
+      this.valueIsExact = true;
+      return at;
+    }
+    const text = chunk.toString('latin1', start, at);
+    if (String(Number(text)) !== text) this.valueIsExact = true;
+    return at;
   }
 }
 
-// Memory holds one object plus stream buffers whatever the body size; breaking out destroys `source`.
+const startsValue = (byte: number) =>
+  byte === OPEN_BRACE ||
+  byte === OPEN_BRACKET ||
+  byte === QUOTE ||
+  byte === MINUS ||
+  isDigit(byte) ||
+  byte === 0x74 || // true
+  byte === 0x66 || // false
+  byte === 0x6e; // null
+
+class NotAnArray extends Error {}
+class EmptyBody extends Error {}
+
+function kindOf(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (isJsonNumber(value)) return 'a number';
+  return `a ${typeof value}`;
+}
+
+/** The JSON value of one value's text; `exact` values keep every number's text (see lossless-json.ts). */
+function parseValue(text: string, exact: boolean): JsonValue {
+  return exact ? parseLossless(text) : (JSON.parse(text) as JsonValue);
+}
+
+// Memory holds one chunk and one object whatever the body size; breaking out destroys `source`.
 /** JSON objects of `source` one at a time, numbers lossless; MDGET_SERVICE if malformed, source errors as is. */
 export async function* streamJsonObjects(
   source: Readable,
   mode: JsonValuesMode,
   label: string,
 ): AsyncGenerator<JsonObject> {
-  const parser = new ObjectParser(mode, label);
-  // pipeline() destroys every stream with the first error, so the parser also reports errors of the source;
-  // assembler errors are already MdgetErrors: only a plain error the parser raised is a malformed body.
-  let parserError: unknown;
-  let sourceError: unknown;
-  parser.once('error', (error) => {
-    parserError = error;
-  });
-  source.once('error', (error) => {
-    sourceError = error;
-  });
-  // The callback is required by this overload; the same error reaches the loop below through `objects`.
-  const objects = pipeline(source, parser, () => {});
-  try {
-    for await (const object of objects) yield object as JsonObject;
-  } catch (error) {
-    if (error !== undefined && error === parserError && error !== sourceError && !isMdgetError(error)) {
-      throw new MdgetError('MDGET_SERVICE', `${label}: malformed JSON: ${(error as Error).message}`, {
-        cause: error,
-      });
+  const splitter = new JsonValueSplitter(mode);
+  let count = 0;
+  // The body fails with the reason before the loop's exit destroys it with an AbortError: whoever watches
+  // its stages (commands/reference.ts reports a transport failure first) then sees a malformed document.
+  const fail = (error: MdgetError): MdgetError => {
+    source.destroy(error);
+    return error;
+  };
+  const objectOf = (text: string): JsonObject => {
+    count += 1;
+    let value: JsonValue;
+    try {
+      value = parseValue(text, splitter.exact);
+    } catch (error) {
+      // RangeError: nesting deeper than parseLossless's stack, which no instruments file comes near.
+      if (!(error instanceof SyntaxError || error instanceof RangeError)) throw error;
+      throw fail(malformed(label, `value ${count}: ${error.message}`, error));
     }
-    throw error;
+    if (!isJsonObject(value)) {
+      throw fail(
+        new MdgetError('MDGET_SERVICE', `${label}: value ${count} is ${kindOf(value)}, not a JSON object`),
+      );
+    }
+    return value;
+  };
+  const step = (take: () => string | undefined): string | undefined => {
+    try {
+      return take();
+    } catch (error) {
+      throw fail(structureError(label, error));
+    }
+  };
+  const next = () => splitter.next();
+  for await (const chunk of source) {
+    splitter.feed(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    for (let text = step(next); text !== undefined; text = step(next)) yield objectOf(text);
   }
+  const last = step(() => splitter.end());
+  if (last !== undefined) yield objectOf(last);
+}
+
+/** The MdgetError for what the splitter threw; anything but its own three errors is a bug, thrown as is. */
+function structureError(label: string, error: unknown): MdgetError {
+  if (error instanceof NotAnArray) {
+    return new MdgetError('MDGET_SERVICE', `${label}: the body is not a JSON array`);
+  }
+  if (error instanceof EmptyBody) {
+    return new MdgetError('MDGET_SERVICE', `${label}: empty body, expected a JSON array`);
+  }
+  if (error instanceof SyntaxError) return malformed(label, error.message, error);
+  throw error;
+}
+
+function malformed(label: string, detail: string, cause: unknown): MdgetError {
+  return new MdgetError('MDGET_SERVICE', `${label}: malformed JSON: ${detail}`, { cause });
 }

@@ -183,6 +183,13 @@ const NUMBER_FIELDS = new Map<string, NumberKey>([
   ['quantityDenominator', 'quantityDenominator'],
 ]);
 
+type ColumnRule = { kind: 'text'; column: TextKey } | { kind: 'number'; column: NumberKey };
+// One lookup a key instead of one a table (issue 9: every entry has some forty keys).
+const COLUMN_RULES = new Map<string, ColumnRule>([
+  ...[...TEXT_FIELDS].map(([key, column]): [string, ColumnRule] => [key, { kind: 'text', column }]),
+  ...[...NUMBER_FIELDS].map(([key, column]): [string, ColumnRule] => [key, { kind: 'number', column }]),
+]);
+
 // Real files carry the vendor's brand where the protocol says `vendor` (wire-formats §3.1).
 const BRANDED_KEY = /^[a-z][a-z0-9]*(ExchangeCode|BaseCode|Exchange)$/;
 const BRANDED_TARGET: Record<string, TextKey> = {
@@ -230,26 +237,45 @@ function emptyInstrument(marketId: string): InstrumentRow {
   };
 }
 
-const hasOnly = (object: JsonObject, keys: readonly string[]) =>
-  Object.keys(object).every((key) => keys.includes(key));
+function hasOnly(object: JsonObject, keys: readonly string[]): boolean {
+  for (const key of Object.keys(object)) if (!keys.includes(key)) return false;
+  return true;
+}
 
 const smallInt = (value: JsonValue | undefined): number | undefined =>
   value === undefined ? 0 : typeof value === 'number' && Number.isInteger(value) ? value : undefined;
 
+const DATE_PARTS = ['year', 'month', 'day'];
+const MONTH_PARTS = ['year', 'month'];
+
 /** `{year, month, day}` as an ISO date, or undefined when it holds anything else. */
 function partsDate(value: JsonValue, withDay: boolean): string | undefined {
-  if (!isJsonObject(value) || !hasOnly(value, withDay ? ['year', 'month', 'day'] : ['year', 'month'])) return;
-  const [year, month, day] = [smallInt(value['year']), smallInt(value['month']), smallInt(value['day'])];
+  if (!isJsonObject(value) || !hasOnly(value, withDay ? DATE_PARTS : MONTH_PARTS)) return;
+  const year = smallInt(value['year']);
+  const month = smallInt(value['month']);
+  const day = smallInt(value['day']);
   if (year === undefined || month === undefined || day === undefined) return;
   return calendarDate(year, month, day);
 }
 
-function eventDate(calendar: JsonValue, type: string): string | null {
-  const events = isJsonObject(calendar) ? calendar['events'] : undefined;
-  if (!Array.isArray(events)) return null;
-  const event = events.find((item) => isJsonObject(item) && item['type'] === type);
-  const ms = isJsonObject(event) ? numberText(event['date']) : undefined;
+const dateOfEvent = (event: JsonObject | undefined): string | null => {
+  const ms = event === undefined ? undefined : numberText(event['date']);
   return (ms && epochMsToIsoDate(ms)) ?? null;
+};
+
+/** The first and last trade dates of `calendar.events`: of the first event of each type. */
+function tradeDates(calendar: JsonValue): [string | null, string | null] {
+  const events = isJsonObject(calendar) ? calendar['events'] : undefined;
+  if (!Array.isArray(events)) return [null, null];
+  let first: JsonObject | undefined;
+  let last: JsonObject | undefined;
+  for (const item of events) {
+    if (!isJsonObject(item)) continue;
+    const type = item['type'];
+    if (first === undefined && type === 'FIRST_TRADE_DATE') first = item;
+    else if (last === undefined && type === 'LAST_TRADE_DATE') last = item;
+  }
+  return [dateOfEvent(first), dateOfEvent(last)];
 }
 
 function symbolRows(marketId: string, value: JsonValue): [SymbolRow[], boolean] {
@@ -321,22 +347,20 @@ export function toProfileRows(entry: InstrumentEntry): ProfileRows {
 
   for (const key of Object.keys(entry)) {
     const value = entry[key] as JsonValue;
-    const textKey = TEXT_FIELDS.get(key);
-    const numberKey = NUMBER_FIELDS.get(key);
+    const rule = COLUMN_RULES.get(key);
     if (key === 'marketId') {
       if (numberText(value) === undefined) keep(key, value);
-    } else if (textKey !== undefined) {
+    } else if (rule?.kind === 'text') {
       const text = textOf(value);
       if (text === undefined) keep(key, value);
-      else row[textKey] = text;
-    } else if (numberKey !== undefined) {
-      if (isJsonNumber(value)) row[numberKey] = value;
+      else row[rule.column] = text;
+    } else if (rule?.kind === 'number') {
+      if (isJsonNumber(value)) row[rule.column] = value;
       else keep(key, value);
     } else {
       switch (key) {
         case 'calendar':
-          row.firstTradeDate = eventDate(value, 'FIRST_TRADE_DATE');
-          row.lastTradeDate = eventDate(value, 'LAST_TRADE_DATE');
+          [row.firstTradeDate, row.lastTradeDate] = tradeDates(value);
           keep(key, value);
           break;
         case 'symbolExpiration':

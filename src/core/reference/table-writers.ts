@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { MdgetError } from '../errors.js';
-import { csvLine } from './csv.js';
+import { csvField, csvLine } from './csv.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import { type JsonNumber, numberText, stringifyLossless } from './lossless-json.js';
 import {
@@ -27,23 +27,59 @@ type AnyRow = object;
 // keyof never is every key, so this accepts the columns of any row type.
 type AnyColumn = Column<never>;
 
-// Batching turns many small lines into few writes; the batch is bounded, so memory stays flat.
-const BATCH_CHARS = 64 * 1024;
+// Rows are encoded straight into a buffer of this size: no string of the batch is ever built, and each
+// write hands the stream one buffer. Two buffers at most are alive here, so memory stays flat.
+const BATCH_BYTES = 256 * 1024;
+// A UTF-16 code unit takes at most three UTF-8 bytes (a surrogate pair, two units, takes four).
+const MAX_BYTES_PER_UNIT = 3;
 
-/** Writes text to `out` in batches, waiting for 'drain' whenever `out` asks for it. */
+/** Encodes text into batches of BATCH_BYTES for `out`, waiting for 'drain' whenever `out` asks for it. */
 class BatchedWriter {
-  private pending = '';
+  private buffer = Buffer.allocUnsafe(BATCH_BYTES);
+  private used = 0;
+  private full: Buffer | undefined;
   constructor(private readonly out: Writable) {}
 
-  async write(text: string): Promise<void> {
-    this.pending += text;
-    if (this.pending.length >= BATCH_CHARS) await this.flush();
+  /** Appends `text`; true when a batch is full and `flush()` should be awaited before more text. */
+  add(text: string): boolean {
+    if (text.length * MAX_BYTES_PER_UNIT > BATCH_BYTES - this.used) this.seal(text);
+    else this.used += this.buffer.write(text, this.used);
+    return this.full !== undefined;
   }
 
-  async flush(): Promise<void> {
-    if (this.pending === '') return;
-    const chunk = this.pending;
-    this.pending = '';
+  /** Appends `text` and a line feed; true when `flush()` should be awaited. */
+  addLine(text: string): boolean {
+    if ((text.length + 1) * MAX_BYTES_PER_UNIT > BATCH_BYTES - this.used) return this.add(`${text}\n`);
+    this.used += this.buffer.write(text, this.used);
+    this.buffer[this.used++] = 0x0a;
+    return this.full !== undefined;
+  }
+
+  /** Sends the full batch, or with `all` whatever is buffered. */
+  async flush(all = false): Promise<void> {
+    const full = this.full;
+    this.full = undefined;
+    if (full !== undefined) await this.send(full);
+    if (all && this.used > 0) {
+      const rest = this.buffer.subarray(0, this.used);
+      this.buffer = Buffer.allocUnsafe(BATCH_BYTES);
+      this.used = 0;
+      await this.send(rest);
+    }
+  }
+
+  // The stream may keep a written buffer after its callback (coalescing file writes do): never reuse one.
+  private seal(text: string): void {
+    const pending = this.full === undefined ? [] : [this.full];
+    if (this.used > 0) pending.push(this.buffer.subarray(0, this.used));
+    this.buffer = Buffer.allocUnsafe(BATCH_BYTES);
+    this.used = 0;
+    if (text.length * MAX_BYTES_PER_UNIT > BATCH_BYTES) pending.push(Buffer.from(text));
+    else this.used = this.buffer.write(text);
+    this.full = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+  }
+
+  private async send(chunk: Buffer): Promise<void> {
     if (this.out.destroyed || this.out.writableEnded) {
       throw new MdgetError('MDGET_IO', 'output: the destination closed before all data was written');
     }
@@ -66,22 +102,39 @@ function drained(out: Writable): Promise<void> {
   });
 }
 
-function cellOf(row: AnyRow, column: AnyColumn): Cell {
-  return (row as Record<string, Cell>)[column.key] ?? null;
+/** One CSV record of `row` without its line end, fields per csv.ts. */
+function csvRow(row: AnyRow, columns: readonly AnyColumn[]): string {
+  const record = row as Record<string, Cell | undefined>;
+  let line = '';
+  for (let i = 0; i < columns.length; i++) {
+    if (i > 0) line += ',';
+    const value = record[(columns[i] as AnyColumn).key];
+    // A number's text (plain or raw) never holds a comma, a quote or a line break.
+    if (typeof value === 'string') line += csvField(value);
+    else if (value !== null && value !== undefined) line += numberText(value);
+  }
+  return line;
 }
 
-function csvCell(value: Cell): string {
-  return value === null ? '' : (numberText(value) ?? '');
-}
+/** The `"name":` prefixes of a table's JSON rows, built once. */
+const jsonKeys = (columns: readonly AnyColumn[]) =>
+  columns.map((column) => `${JSON.stringify(column.name)}:`);
 
-function jsonCell(value: Cell, column: AnyColumn): string {
-  if (value === null) return 'null';
+function jsonCell(value: Cell | undefined, column: AnyColumn): string {
+  if (value === null || value === undefined) return 'null';
   if (column.kind === 'json') return String(value);
   return column.kind === 'text' ? JSON.stringify(String(value)) : (numberText(value) ?? 'null');
 }
 
-function jsonRow(row: AnyRow, columns: readonly AnyColumn[]): string {
-  return `{${columns.map((column) => `${JSON.stringify(column.name)}:${jsonCell(cellOf(row, column), column)}`).join(',')}}`;
+/** The JSON object of `row` without its closing brace: columns in order, per their kind. */
+function jsonRowOpen(row: AnyRow, columns: readonly AnyColumn[], keys: readonly string[]): string {
+  const record = row as Record<string, Cell | undefined>;
+  let text = '{';
+  for (let i = 0; i < columns.length; i++) {
+    const column = columns[i] as AnyColumn;
+    text += (i > 0 ? ',' : '') + keys[i] + jsonCell(record[column.key], column);
+  }
+  return text;
 }
 
 const tables: Record<ProfileTable, [readonly AnyColumn[], (rows: ProfileRows) => readonly AnyRow[]]> = {
@@ -91,18 +144,28 @@ const tables: Record<ProfileTable, [readonly AnyColumn[], (rows: ProfileRows) =>
 };
 
 const nested = (columns: readonly AnyColumn[]) => columns.filter((column) => column.name !== 'market_id');
+const INSTRUMENT_KEYS = jsonKeys(instrumentColumns);
 const NESTED_SYMBOLS = nested(symbolColumns);
+const NESTED_SYMBOL_KEYS = jsonKeys(NESTED_SYMBOLS);
 const NESTED_LEGS = nested(spreadLegColumns);
+const NESTED_LEG_KEYS = jsonKeys(NESTED_LEGS);
+
+function jsonRows(rows: readonly AnyRow[], columns: readonly AnyColumn[], keys: readonly string[]): string {
+  let text = '';
+  for (let i = 0; i < rows.length; i++)
+    text += (i > 0 ? ',' : '') + jsonRowOpen(rows[i] as AnyRow, columns, keys) + '}';
+  return text;
+}
 
 /** Every entry as one line of lossless JSON, exactly as read (ids and numbers byte for byte); returns the count. */
 export async function writeNdjson(entries: AsyncIterable<InstrumentEntry>, out: Writable): Promise<number> {
   const writer = new BatchedWriter(out);
   let count = 0;
   for await (const entry of entries) {
-    await writer.write(stringifyLossless(entry) + '\n');
+    if (writer.addLine(stringifyLossless(entry))) await writer.flush();
     count += 1;
   }
-  await writer.flush();
+  await writer.flush(true);
   return count;
 }
 
@@ -114,15 +177,15 @@ export async function writeCsv(
 ): Promise<number> {
   const [columns, pick] = tables[table];
   const writer = new BatchedWriter(out);
-  await writer.write(csvLine(columns.map((column) => column.name)));
+  writer.add(csvLine(columns.map((column) => column.name)));
   let count = 0;
   for await (const entry of entries) {
     for (const row of pick(toProfileRows(entry))) {
-      await writer.write(csvLine(columns.map((column) => csvCell(cellOf(row, column)))));
+      if (writer.addLine(csvRow(row, columns))) await writer.flush();
     }
     count += 1;
   }
-  await writer.flush();
+  await writer.flush(true);
   return count;
 }
 
@@ -133,16 +196,17 @@ export async function writeJson(entries: AsyncIterable<InstrumentEntry>, out: Wr
   let count = 0;
   for await (const entry of entries) {
     const rows = toProfileRows(entry);
-    const head = jsonRow(rows.instrument, instrumentColumns);
-    const symbols = rows.symbols.map((row) => jsonRow(row, NESTED_SYMBOLS)).join(',');
-    const legs = rows.spreadLegs.map((row) => jsonRow(row, NESTED_LEGS)).join(',');
-    await writer.write(
-      `${count === 0 ? '[\n' : ',\n'}${head.slice(0, -1)},"symbols":[${symbols}],"spread_legs":[${legs}]}`,
+    const head = jsonRowOpen(rows.instrument, instrumentColumns, INSTRUMENT_KEYS);
+    const symbols = jsonRows(rows.symbols, NESTED_SYMBOLS, NESTED_SYMBOL_KEYS);
+    const legs = jsonRows(rows.spreadLegs, NESTED_LEGS, NESTED_LEG_KEYS);
+    const full = writer.add(
+      `${count === 0 ? '[\n' : ',\n'}${head},"symbols":[${symbols}],"spread_legs":[${legs}]}`,
     );
+    if (full) await writer.flush();
     count += 1;
   }
-  await writer.write(count === 0 ? '[]\n' : '\n]\n');
-  await writer.flush();
+  writer.add(count === 0 ? '[]\n' : '\n]\n');
+  await writer.flush(true);
   return count;
 }
 

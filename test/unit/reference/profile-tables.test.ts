@@ -48,6 +48,27 @@ describe('epoch conversions', () => {
     ['0', '1970-01-01T00:00:00.000000000Z'],
   ])('ns %s → %s', (ns, iso) => expect(epochNsToIso(ns)).toBe(iso));
 
+  it('agrees with Date on random instants, both sides of 1970 and near the year limits', () => {
+    // What epoch.ts computed before its arithmetic fast path (issue 9), as the reference.
+    const viaDate = (ms: number) => new Date(ms).toISOString();
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const limits = [-30610224000000, 253402300799999, 253402300800000, -30610224000001, 0, -1, 86399999];
+    const samples = [...limits, ...Array.from({ length: 5000 }, () => Math.round((random() - 0.3) * 4e14))];
+    for (const ms of samples) {
+      expect(epochMsToIsoDate(String(ms))).toBe(viaDate(ms).slice(0, -14));
+      if (ms >= 0) {
+        const ns = `${ms}${String(Math.floor(random() * 1e6)).padStart(6, '0')}`;
+        expect(epochNsToIso(ns)).toBe(
+          `${viaDate(Math.floor(ms / 1000) * 1000).slice(0, -5)}.${ns.padStart(9, '0').slice(-9)}Z`,
+        );
+      }
+    }
+  });
+
   it.each([
     [[2025, 6, 20], '2025-06-20'],
     [[25, 7, 3], '2025-07-03'],

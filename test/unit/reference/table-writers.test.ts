@@ -118,3 +118,28 @@ describe('backpressure', () => {
     expect(writes).toBe(1);
   });
 });
+
+describe('batches', () => {
+  it('encodes every line whole across batch boundaries: multi-byte text, lines longer than a batch', async () => {
+    // A batch is 256 KiB: 90,000 units may take 270,000 bytes, more than a whole batch.
+    const texts = ['é', '😀', 'x', '€'.repeat(30_000), 'y'.repeat(90_000), '\ud800'];
+    const entries = Array.from({ length: 3000 }, (_, i) => ({
+      marketId: String(i),
+      description: (texts[i % texts.length] as string).repeat(i % 5 === 0 ? 3 : 1),
+    }));
+    async function* all() {
+      yield* entries;
+    }
+    const chunks: Buffer[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+    });
+    expect(await writeNdjson(all(), sink)).toBe(3000);
+    const expected = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+    expect(Buffer.concat(chunks).equals(Buffer.from(expected))).toBe(true);
+    expect(chunks.length).toBeGreaterThan(10);
+  });
+});
