@@ -8,7 +8,7 @@ export interface LineStyle {
   dim: (text: string) => string;
 }
 
-/** One piece of a line: the lowest `priority` goes first when the line is too wide; `shrink` is cut instead. */
+/** One piece of a line: when the line is too wide the lowest `priority` goes first, then `shrink` is cut. */
 export interface LinePart {
   text: string;
   style?: (text: string) => string;
@@ -16,7 +16,7 @@ export interface LinePart {
   shrink?: boolean;
 }
 
-const BAR_WIDTH = 20;
+const BAR_WIDTH = 16;
 const DOWNLOAD_BAR_WIDTH = 16;
 
 /** "512 B", "12.3 KiB", "76.0 MiB": binary units, one decimal from KiB on. */
@@ -104,10 +104,10 @@ function overallFields(tally: RunTally, nowMs: number, style: LineStyle): LinePa
       : 'receiving',
   });
   parts.push({ text: ` · ${formatBytes(tally.bytes())}`, priority: 6 });
-  parts.push({ text: ` · ${plural(tally.rows(), 'row', 'rows')}`, priority: 2 });
-  parts.push({ text: ` · ${formatBytes(tally.rate(nowMs))}/s`, priority: 4 });
+  parts.push({ text: ` · ${plural(tally.rows(), 'row', 'rows')}`, priority: 3 });
+  parts.push({ text: ` · ${formatBytes(tally.rate(nowMs))}/s`, priority: 2 });
   const eta = tally.etaMs(nowMs);
-  if (eta !== undefined) parts.push({ text: ` · ETA ${formatDuration(eta)}`, priority: 3 });
+  if (eta !== undefined) parts.push({ text: ` · ETA ${formatDuration(eta)}`, priority: 4 });
   if (tally.retries > 0)
     parts.push({ text: ` · ${plural(tally.retries, 'retry', 'retries')}`, style: style.warn, priority: 7 });
   if (tally.finished.failed > 0)

@@ -70,7 +70,7 @@ describe('progress display on a terminal (fake terminal, fake clock)', () => {
     display.onProgress(event(2, { bytes: 3 * MiB, wireBytes: MiB / 2, rows: 7000 }));
     let screen = frame(400);
     const lines = screen.split('\n');
-    expect(lines[0]).toMatch(/^[█░]{20}\s+1% 0 of 40 requests · 5\.0 MiB · 12,000 rows · /);
+    expect(lines[0]).toMatch(/^[█░]{16}\s+1% 0 of 40 requests · 5\.0 MiB · 12,000 rows · /);
     // identity with Content-Length: a percentage and the decoded total
     expect(lines[1]).toMatch(/^ {2}ticks ESM25 2025-03-11 [█░]{16} {2}50% 2\.0 MiB\/4\.0 MiB/);
     // gzip (more decoded than received): decoded bytes only, no percentage, no full bar
@@ -179,9 +179,9 @@ describe('progress display on a terminal (fake terminal, fake clock)', () => {
     display.onProgress(event(0, { bytes: 5000, wireBytes: 900 }));
     const first = frame().split('\n')[0]!;
     const later = frame(500).split('\n')[0]!;
-    expect(first).toMatch(/^[█░]{20} receiving · 4\.9 KiB · /);
+    expect(first).toMatch(/^[█░]{16} receiving · 4\.9 KiB · /);
     expect(first).not.toMatch(/%/);
-    expect(first.slice(0, 20)).not.toBe(later.slice(0, 20)); // it moves
+    expect(first.slice(0, 16)).not.toBe(later.slice(0, 16)); // it moves
     display.stop();
   });
 
@@ -298,7 +298,7 @@ describe('progress lines (pure)', () => {
     expect(plainLine(tally, 2000)).toMatch(
       /^mdget: 25% · 1 of 4 requests · 1\.0 MiB · 10 rows · 256\.0 KiB\/s · ETA 6\.0 s · 1 retry$/,
     );
-    expect(overallLine(tally, 2000, 200, PLAIN_STYLE)).toMatch(/^█{5}░{15} {2}25% 1 of 4 requests/);
+    expect(overallLine(tally, 2000, 200, PLAIN_STYLE)).toMatch(/^█{4}░{12} {2}25% 1 of 4 requests/);
   });
 });
 
