@@ -50,6 +50,8 @@ export interface DisplayOptions {
   now?: () => number;
   /** Time between two plain lines in mode `lines`. */
   intervalMs?: number;
+  /** The run's signal: downloads cut by an interrupt are not announced as failures. */
+  signal?: AbortSignal;
 }
 
 /** Most download lines drawn at once; the rest are counted in one line. */
@@ -69,7 +71,8 @@ export async function createProgress(
     fail: io.color.red,
     dim: io.color.dim,
   };
-  const failed = (event: ProgressEvent) => {
+  const failedLine = (event: ProgressEvent): string | undefined => {
+    if (event.status !== 'failed' || options.signal?.aborted) return undefined;
     const where = event.output && event.output !== '-' ? ` (${printable(event.output)})` : '';
     return style.fail(`mdget: failed: ${printable(event.label)}${where}`);
   };
@@ -99,8 +102,8 @@ export async function createProgress(
     return {
       ...base,
       onProgress(event) {
-        const ended = tally.onProgress(event, now());
-        if (ended && event.status === 'failed') log(failed(event));
+        const failed = tally.onProgress(event, now()) && failedLine(event);
+        if (failed) log(failed);
       },
       log,
       stop: () => clearInterval(timer),
@@ -181,8 +184,8 @@ export async function createProgress(
     },
     onProgress(event) {
       start();
-      const ended = tally.onProgress(event, now());
-      if (ended && event.status === 'failed') log(failed(event));
+      const failed = tally.onProgress(event, now()) && failedLine(event);
+      if (failed) log(failed);
     },
     log,
     stop() {

@@ -27,7 +27,7 @@ export async function withRunDeps<T>(
     quiet,
     output === '-' && io.stdoutIsTTY,
   );
-  const display = await createProgress(io, mode, { retries });
+  const display = await createProgress(io, mode, { retries, signal: ctx.signal });
   const note = (message: string) => {
     if (!quiet) display.log(io.color.dim(`mdget: ${printable(redactText(message, ctx.secrets))}`));
   };

@@ -160,8 +160,12 @@ export class RunTally {
     const fraction = this.fraction();
     const elapsedMs = nowMs - this.startedMs;
     if (fraction === undefined || fraction <= 0 || fraction >= 1 || elapsedMs < 1000) return undefined;
-    // Before the first request ends, only known sizes tell how far along the plan is.
-    if (this.done === 0 && [...this.active.values()].some((d) => decodedTotal(d) === undefined))
+    // Before the first request ends, only known sizes tell how far along the plan is, and the first
+    // percents, mostly waiting for the server, would tell a wild time.
+    if (
+      this.done === 0 &&
+      (fraction < 0.05 || [...this.active.values()].some((d) => decodedTotal(d) === undefined))
+    )
       return undefined;
     return (elapsedMs * (1 - fraction)) / fraction;
   }

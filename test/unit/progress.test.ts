@@ -173,6 +173,20 @@ describe('progress display on a terminal (fake terminal, fake clock)', () => {
     expect(terminal.text()).toBe('mdget: failed: ticks ESM25 2025-03-11 (out/ESM25-2025-03-11.csv)');
   });
 
+  it('does not call downloads cut by an interrupt failures', async () => {
+    const terminal = new FakeTerminal(100, 24);
+    const controller = new AbortController();
+    const display = await createProgress(ioWith(terminal), 'bars', { retries: 3, signal: controller.signal });
+    display.onPlan({ requests: 2, outputs: 2, skipped: 0 });
+    display.onProgress(event(1, { bytes: 30, wireBytes: 30 }));
+    vi.advanceTimersByTime(200);
+    controller.abort();
+    display.onProgress(event(1, { bytes: 30, wireBytes: 30, done: true, status: 'failed' }));
+    vi.advanceTimersByTime(200);
+    display.stop();
+    expect(terminal.text()).toBe('');
+  });
+
   it('has an indeterminate overall bar when the total cannot be known', async () => {
     const { display, frame } = await bars();
     // a reference command: no plan; one gzip body
@@ -287,6 +301,18 @@ describe('progress lines (pure)', () => {
     expect(fitLine(parts, 100)).toBe('a long label here · keep · drop first · drop later');
     expect(fitLine(parts, 40)).toBe('a long label here · keep · drop later');
     expect(fitLine(parts, 22)).toBe('a long label h… · keep');
+  });
+
+  it('tells an ETA only once the plan is under way: a request done, or 5% of known sizes', () => {
+    const tally = new RunTally(0);
+    tally.onPlan({ requests: 2, outputs: 2, skipped: 0 });
+    tally.onProgress(event(1, { bytes: 5, wireBytes: 5, wireTotal: 100 }), 0);
+    expect(tally.etaMs(2000)).toBeUndefined(); // 2.5% of the plan
+    tally.onProgress(event(1, { bytes: 20, wireBytes: 20, wireTotal: 100 }), 2000);
+    expect(tally.etaMs(2000)).toBe(18_000); // 10% in 2 s
+    tally.onProgress(event(2, { bytes: 500, wireBytes: 100 }), 2000); // gzip: size unknown
+    expect(tally.etaMs(2000)).toBeUndefined();
+    expect(tally.etaMs(500)).toBeUndefined();
   });
 
   it('plain and overall lines count requests, decoded bytes, rows, retries, failures and an ETA', () => {
