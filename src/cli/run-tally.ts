@@ -43,6 +43,8 @@ export class RunTally {
   /** Requests that ended, by how. */
   finished = { ok: 0, empty: 0, failed: 0 };
   retries = 0;
+  /** Any progress event came: some commands fetch without telling (the exchanges list). */
+  heard = false;
   private finishedBytes = 0;
   private finishedRows = 0;
   private waits: RetryWait[] = [];
@@ -61,6 +63,7 @@ export class RunTally {
 
   /** Takes one progress event; returns the download when this event ended it. */
   onProgress(event: ProgressEvent, nowMs: number): ActiveDownload | undefined {
+    this.heard = true;
     let download = this.active.get(event.id);
     if (!download) {
       download = {

@@ -12,8 +12,8 @@ export interface RunSummary {
   /** Data went to stdout. */
   toStdout: boolean;
   rows: number;
-  /** Decoded bytes received. */
-  bytes: number;
+  /** Decoded bytes received, when told. */
+  bytes?: number;
   elapsedMs: number;
   retries: number;
 }
@@ -26,7 +26,7 @@ export function summaryOf(result: unknown, tally: RunTally, nowMs: number): RunS
   const base = {
     elapsedMs: nowMs - tally.startedMs,
     retries: tally.retries,
-    bytes: tally.bytes(),
+    ...(tally.heard ? { bytes: tally.bytes() } : {}),
     rows: tally.rows(),
   };
   if (isBatchResult(result)) return { ...base, ...batchCounts(result) };
@@ -73,7 +73,9 @@ export function formatSummary(summary: RunSummary, fail: (text: string) => strin
   if (summary.skipped > 0) what.push(`${formatCount(summary.skipped)} skipped`);
   const figures = [what.join(', ')];
   if (!summary.toStdout) figures.push(plural(summary.rows, 'row', 'rows'));
-  figures.push(`${formatBytes(summary.bytes)} in ${formatDuration(summary.elapsedMs)}`);
+  const time = `in ${formatDuration(summary.elapsedMs)}`;
+  if (summary.bytes === undefined) figures.push(`${figures.pop()} ${time}`);
+  else figures.push(`${formatBytes(summary.bytes)} ${time}`);
   if (summary.retries > 0) figures.push(plural(summary.retries, 'retry', 'retries'));
   return `mdget: ${figures.join(' · ')}`;
 }

@@ -360,11 +360,19 @@ describe('summary', () => {
       'mdget: 1 file written, 1 skipped · 20 rows · 2.0 KiB in 3.4 s',
     ],
     [batch([result('-', 'ok', 1234)]), 'mdget: 1,234 rows to stdout · 1000 B in 3.4 s'],
-    [
-      { written: 212, output: 'x.csv', stdoutClosed: false },
-      'mdget: 1 file written · 212 rows · 0 B in 3.4 s',
-    ],
+    [{ written: 212, output: 'x.csv', stdoutClosed: false }, 'mdget: 1 file written · 212 rows in 3.4 s'],
   ])('%#', (value, line) => expect(formatSummary(summaryOf(value, tally, 3400), plain)).toBe(line));
+
+  it('names bytes only when progress told them', () => {
+    const heard = new RunTally(0);
+    heard.onProgress(event(0, { bytes: 2048, wireBytes: 300, done: true }), 0);
+    expect(
+      formatSummary(summaryOf({ written: 3, output: '-', stdoutClosed: false }, heard, 200), plain),
+    ).toBe('mdget: 3 rows to stdout · 2.0 KiB in 0.2 s');
+    expect(formatSummary(summaryOf(undefined, tally, 200), plain)).toBe(
+      'mdget: 0 files written · 0 rows in 0.2 s',
+    );
+  });
 
   it('counts retries', () => {
     const retried = new RunTally(0);
