@@ -4,7 +4,7 @@ import type { RunDeps } from '../core/run-types.js';
 import type { Flags, RunContext } from './commands/download.js';
 import { createProgress, progressMode } from './progress.js';
 import { printable } from './progress-lines.js';
-import { formatSummary, summaryOf } from './summary.js';
+import { formatSummary, summaryOf, untoldFailures } from './summary.js';
 
 /**
  * Runs `body` with the plumbing every fetching command shares: one dispatcher (destroyed afterwards), and
@@ -61,11 +61,15 @@ export async function withRunDeps<T>(
     display.stop();
     await dispatcher.destroy().catch(() => {});
   }
-  // Someone watches: a terminal, or a log asked for with --progress. A reader that went away or Ctrl-C
-  // ends the run without a word (cli.md).
-  const watched = display.mode !== 'none' || (io.stderrIsTTY && !quiet);
+  // A reader that went away or Ctrl-C ends the run without a word (cli.md).
   const stdoutClosed = (result as { stdoutClosed?: unknown } | undefined)?.stdoutClosed === true;
-  if (watched && !stdoutClosed && !ctx.signal.aborted) {
+  if (stdoutClosed || ctx.signal.aborted) return result;
+  if (display.mode !== 'none') {
+    for (const line of untoldFailures(result, display.tally.failedOutputs))
+      io.stderr.write(`${io.color.red(`mdget: ${printable(redactText(line, ctx.secrets))}`)}\n`);
+  }
+  // Someone watches: a terminal, or a log asked for with --progress.
+  if (display.mode !== 'none' || (io.stderrIsTTY && !quiet)) {
     const summary = summaryOf(result, display.tally, Date.now());
     io.stderr.write(`${formatSummary(summary, io.color.red)}\n`);
   }

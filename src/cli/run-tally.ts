@@ -43,6 +43,8 @@ export class RunTally {
   /** Requests that ended, by how. */
   finished = { ok: 0, empty: 0, failed: 0 };
   retries = 0;
+  /** Outputs whose failure a progress event told. */
+  readonly failedOutputs = new Set<string>();
   /** Any progress event came: some commands fetch without telling (the exchanges list). */
   heard = false;
   private finishedBytes = 0;
@@ -94,6 +96,7 @@ export class RunTally {
     this.finishedBytes += event.bytes;
     this.finishedRows += event.rows;
     this.finished[event.status ?? 'ok'] += 1;
+    if (event.status === 'failed') this.failedOutputs.add(event.output);
     this.sample(nowMs);
     return download;
   }

@@ -64,6 +64,20 @@ function batchCounts(result: BatchResult): Omit<RunSummary, 'elapsedMs' | 'retri
   return { files, failed, skipped, toStdout, rows, bytes };
 }
 
+/**
+ * The failed outputs of a batch that no progress event told of (a request refused or unreachable fails
+ * before its body, and core sends no event then): "failed: <output>: <reason>", one per output.
+ */
+export function untoldFailures(result: unknown, told: ReadonlySet<string>): string[] {
+  if (!isBatchResult(result)) return [];
+  const lines = new Map<string, string>();
+  for (const r of result.results) {
+    if (r.status !== 'failed' || told.has(r.output) || lines.has(r.output)) continue;
+    lines.set(r.output, `failed: ${r.output}${r.error ? `: ${r.error.message}` : ''}`);
+  }
+  return [...lines.values()];
+}
+
 /** "mdget: 5 files written, 1 failed · 12,345 rows · 1.2 MiB in 3.4 s · 1 retry" */
 export function formatSummary(summary: RunSummary, fail: (text: string) => string): string {
   const what: string[] = [];

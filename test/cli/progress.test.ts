@@ -21,13 +21,15 @@ const hasTmux = (() => {
 
 /**
  * Seven days of ESM25 ticks, two at a time, into one file per day. The first request to arrive is slow,
- * then fails with an in-band error; the second gets a 503 with Retry-After 2 and is retried; Saturday
- * 2025-03-08 has no records (a note); the others are large enough to be drawn while they come in.
+ * then fails with an in-band error; the second gets a 503 with Retry-After 2 and is retried; the next one
+ * (that retry, or the 7th's request) is refused with a 404 before any body; Saturday 2025-03-08 has no
+ * records (a note); the others are large enough to be drawn while they come in.
  */
 const faults = (): Fault[] => [
   { kind: 'slow', delayMs: 1500, path: 'queryticks.ashx', times: 1 },
   { kind: 'inBandError', message: 'Error: not entitled to ESM25', path: 'queryticks.ashx', times: 1 },
   { kind: 'status', status: 503, path: 'queryticks.ashx', times: 1, retryAfter: 2 },
+  { kind: 'status', status: 404, path: 'queryticks.ashx', times: 1 },
 ];
 const ARGS = [
   'ticks',
@@ -133,7 +135,8 @@ describe('progress display (issue 10)', () => {
         const note = 'mdget: no records for ticks ESM25 2025-03-08';
         expect(during.some((s) => s.includes(note) && BAR_LINE.test(s))).toBe(true);
 
-        // the end: notes and the failure kept, in the order they came; the summary; the error; no bar left
+        // the end: the failure and the note kept, in the order they came; the failure told by no
+        // progress event (refused before its body); the summary; the error; no bar left
         const lines = final.split('\n');
         expect(lines.filter((l) => l.startsWith('mdget: '))).toEqual([
           expect.stringMatching(
@@ -141,13 +144,16 @@ describe('progress display (issue 10)', () => {
           ),
           note,
           expect.stringMatching(
-            /^mdget: 6 files written, 1 failed · [\d,]+ rows · [\d.]+ MiB in [\d.]+ s · 1 retry$/,
+            /^mdget: failed: out\/ESM25-2025-03-0[67]\.csv: service refused \(HTTP 404\) http/,
           ),
-          expect.stringMatching(/^mdget: 1 of 7 outputs failed \(first: service error: Error: not entitled/),
+          expect.stringMatching(
+            /^mdget: 5 files written, 2 failed · [\d,]+ rows · [\d.]+ MiB in [\d.]+ s · 1 retry$/,
+          ),
+          expect.stringMatching(/^mdget: 2 of 7 outputs failed \(first: service error: Error: not entitled/),
         ]);
         expect(final).not.toMatch(/[█░↻]|of 7 requests/);
         expect(final).not.toContain(CANARY);
-        expect(readdirSync(join(cwd, 'out')).sort()).toHaveLength(6);
+        expect(readdirSync(join(cwd, 'out')).sort()).toHaveLength(5);
       });
     },
   );
@@ -169,8 +175,11 @@ describe('progress display (issue 10)', () => {
       expect(lines).toContain('mdget: no records for ticks ESM25 2025-03-08');
       expect(lines.some((l) => /^mdget: failed: ticks ESM25 2025-03-0[56] /.test(l))).toBe(true);
       expect(lines.some((l) => /^mdget: \d+% · \d of 7 requests · [\d.]+ [KM]?i?B · /.test(l))).toBe(true);
-      expect(lines.at(-3)).toMatch(/^mdget: 6 files written, 1 failed · [\d,]+ rows · .* · 1 retry$/);
-      expect(lines.at(-2)).toMatch(/^mdget: 1 of 7 outputs failed/);
+      expect(lines.at(-4)).toMatch(
+        /^mdget: failed: out\/ESM25-2025-03-0[67]\.csv: service refused \(HTTP 404\)/,
+      );
+      expect(lines.at(-3)).toMatch(/^mdget: 5 files written, 2 failed · [\d,]+ rows · .* · 1 retry$/);
+      expect(lines.at(-2)).toMatch(/^mdget: 2 of 7 outputs failed/);
       expect(result.stderr).not.toContain(CANARY);
     });
   });

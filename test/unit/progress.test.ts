@@ -12,7 +12,7 @@ import {
   plainLine,
 } from '../../src/cli/progress-lines.js';
 import { RunTally } from '../../src/cli/run-tally.js';
-import { formatSummary, summaryOf } from '../../src/cli/summary.js';
+import { formatSummary, summaryOf, untoldFailures } from '../../src/cli/summary.js';
 import type { BatchResult, ProgressEvent, RequestResult } from '../../src/core/run-types.js';
 import { FakeTerminal } from '../helpers/fake-terminal.js';
 
@@ -372,6 +372,16 @@ describe('summary', () => {
     expect(formatSummary(summaryOf(undefined, tally, 200), plain)).toBe(
       'mdget: 0 files written · 0 rows in 0.2 s',
     );
+  });
+
+  it('names the failed outputs no progress event told of, once each, with the reason', () => {
+    const refused = {
+      ...result('b.csv', 'failed', 0, 0),
+      error: { code: 'MDGET_SERVICE' as const, message: 'service refused (HTTP 404)' },
+    };
+    const value = batch([result('a.csv', 'failed'), refused, { ...refused }, result('c.csv', 'ok')]);
+    expect(untoldFailures(value, new Set(['a.csv']))).toEqual(['failed: b.csv: service refused (HTTP 404)']);
+    expect(untoldFailures({ written: 1, output: 'x' }, new Set())).toEqual([]);
   });
 
   it('counts retries', () => {
