@@ -168,6 +168,10 @@ export async function createProgress(
     ensureSlots(1);
   };
   const log = (line: string) => {
+    if (closing) {
+      stream.write(`${line}\n`);
+      return;
+    }
     start();
     // Erasing to the end of the screen first clears what the bars had there, even when the line wraps.
     bars.log(`\x1b[J${line}\n`);

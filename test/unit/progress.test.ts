@@ -108,6 +108,8 @@ describe('progress display on a terminal (fake terminal, fake clock)', () => {
     );
     expect(terminal.cursorVisible).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
+    display.log('mdget: after the end');
+    expect(terminal.text().split('\n').at(-1)).toBe('mdget: after the end');
   });
 
   it('keeps a long note whole (it wraps) and erases what the bars left under it', async () => {
