@@ -156,7 +156,11 @@ export function downloadLine(
   const seconds = (nowMs - download.startedMs) / 1000;
   const label = printable(download.label);
   const parts: LinePart[] = [
-    { text: `  ${label.padEnd(Math.min(labelWidth, label.length + 40))}`, shrink: true },
+    // Labels share one column; a longer one is cut to it, so that its figures stay on the line.
+    {
+      text: `  ${label.length > labelWidth ? `${label.slice(0, labelWidth - 1)}…` : label.padEnd(labelWidth)}`,
+      shrink: true,
+    },
     { text: ' ' },
     { text: barOf(fraction, DOWNLOAD_BAR_WIDTH, nowMs + download.id * 375), style: style.bar },
   ];
@@ -189,8 +193,16 @@ export function retryLine(
   return fitLine(
     [
       { text: `↻ ${when}${more}: `, style: style.warn },
-      { text: printable(latest.reason), style: style.warn, shrink: true },
+      {
+        text: `${printable(latest.subject)}: ${printable(withoutUrls(latest.reason))}`,
+        style: style.warn,
+        shrink: true,
+      },
     ],
     width,
   );
 }
+
+/** A reason without the URLs in it (the subject names the request): what went wrong fits on the line. */
+export const withoutUrls = (reason: string): string =>
+  reason.replace(/https?:\/\/\S+?(?=:\s|\s|$):?\s*/g, '');

@@ -9,7 +9,7 @@ import {
   printable,
   retryLine,
 } from './progress-lines.js';
-import { RunTally } from './run-tally.js';
+import { type RetryInfo, RunTally } from './run-tally.js';
 
 /**
  * How progress is shown: `bars` redrawn in place on a terminal, plain `lines` every few seconds for a log
@@ -37,7 +37,7 @@ export interface ProgressDisplay {
   onPlan(event: PlanEvent): void;
   onProgress(event: ProgressEvent): void;
   /** A retry waiting: a status line on a terminal (mode `lines` leaves the message to the caller). */
-  onRetry(info: { attempt: number; delayMs: number; reason: string }): void;
+  onRetry(info: RetryInfo): void;
   /** One finished line (a note, a warning): printed above the bars and never drawn over. */
   log(line: string): void;
   /** Prints the lines still waiting and leaves nothing of the bars behind; the cursor is shown again. */
@@ -80,7 +80,7 @@ export async function createProgress(
     mode,
     tally,
     onPlan: (event: PlanEvent) => tally.onPlan(event),
-    onRetry: (info: { attempt: number; delayMs: number; reason: string }) => tally.onRetry(info, now()),
+    onRetry: (info: RetryInfo) => tally.onRetry(info, now()),
   };
 
   if (mode === 'none') {

@@ -4,6 +4,7 @@ import type { RunDeps } from '../core/run-types.js';
 import type { Flags, RunContext } from './commands/download.js';
 import { createProgress, progressMode } from './progress.js';
 import { printable } from './progress-lines.js';
+import type { RetryInfo } from './run-tally.js';
 import { formatSummary, summaryOf, untoldFailures } from './summary.js';
 
 /**
@@ -50,7 +51,7 @@ export async function withRunDeps<T>(
       onPlan: display.onPlan,
       onProgress: display.onProgress,
       ...(flags.verbose ? { onRequest: (url: string) => note(`GET ${url}`) } : {}),
-      onRetry: (r: { attempt: number; delayMs: number; reason: string }) => {
+      onRetry: (r: RetryInfo) => {
         display.onRetry(r);
         // On a terminal the status line shows it while it waits; a log keeps it as a line.
         if (flags.verbose || display.mode === 'lines')

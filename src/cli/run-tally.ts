@@ -18,9 +18,19 @@ export interface ActiveDownload {
   encoded: boolean;
 }
 
-/** A retry waiting for its delay, as told by onRetry (the URL is already redacted). */
+/** What core tells of a retry (HttpDeps.onRetry): the URL redacted, or the output started over. */
+export interface RetryInfo {
+  url: string;
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+/** A retry waiting for its delay. */
 export interface RetryWait {
   attempt: number;
+  /** What is retried: the URL's symbol and start, or the output started over. */
+  subject: string;
   reason: string;
   /** When the retry is sent. */
   untilMs: number;
@@ -101,11 +111,12 @@ export class RunTally {
     return download;
   }
 
-  onRetry(info: { attempt: number; delayMs: number; reason: string }, nowMs: number): void {
+  onRetry(info: RetryInfo, nowMs: number): void {
     this.retries += 1;
     const untilMs = nowMs + info.delayMs;
     this.waits.push({
       attempt: info.attempt,
+      subject: retrySubject(info.url),
       reason: info.reason,
       untilMs,
       shownUntilMs: Math.max(untilMs, nowMs + RETRY_SHOWN_MS),
@@ -190,4 +201,21 @@ export class RunTally {
 /** The decoded size of a download when known: Content-Length of an identity body (core's guarantee). */
 export function decodedTotal(download: ActiveDownload): number | undefined {
   return download.encoded ? undefined : download.wireTotal;
+}
+
+/**
+ * What a retry is for, short: "ESM25 2025-03-05" from a URL's symbol and start, else its page name; a
+ * started-over output comes as its path and stays so.
+ */
+export function retrySubject(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  const symbol = parsed.searchParams.get('symbol');
+  if (!symbol) return parsed.pathname.split('/').pop() || parsed.host;
+  const start = /^(\d{4})(\d{2})(\d{2})/.exec(parsed.searchParams.get('start') ?? '');
+  return start ? `${symbol} ${start[1]}-${start[2]}-${start[3]}` : symbol;
 }

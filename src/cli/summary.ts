@@ -66,13 +66,16 @@ function batchCounts(result: BatchResult): Omit<RunSummary, 'elapsedMs' | 'retri
 
 /**
  * The failed outputs of a batch that no progress event told of (a request refused or unreachable fails
- * before its body, and core sends no event then): "failed: <output>: <reason>", one per output.
+ * before its body, and core sends no event then): "failed: <output>: <reason>", one per output, but for
+ * the one whose reason the run's error line gives anyway.
  */
 export function untoldFailures(result: unknown, told: ReadonlySet<string>): string[] {
   if (!isBatchResult(result)) return [];
   const lines = new Map<string, string>();
+  const errorLine = result.failure?.message ?? '';
   for (const r of result.results) {
     if (r.status !== 'failed' || told.has(r.output) || lines.has(r.output)) continue;
+    if (r.error && errorLine.includes(r.error.message)) continue;
     lines.set(r.output, `failed: ${r.output}${r.error ? `: ${r.error.message}` : ''}`);
   }
   return [...lines.values()];

@@ -129,7 +129,11 @@ describe('progress display (issue 10)', () => {
           true,
         );
         // the retry, as a status line while it waits (no -v), counted on the overall line
-        expect(during.some((s) => /^↻ retry 1 of 3 in [\d.]+ s: HTTP 503/m.test(s))).toBe(true);
+        expect(
+          during.some((s) =>
+            /^↻ retry 1 of 3 in [\d.]+ s: ESM25 2025-03-0[56]: HTTP 503: 503 Service Unavailable$/m.test(s),
+          ),
+        ).toBe(true);
         expect(during.some((s) => /· 1 retry\b/.test(s))).toBe(true);
         // a note printed while bars were drawn is visible on a later screen that still has bars
         const note = 'mdget: no records for ticks ESM25 2025-03-08';

@@ -10,9 +10,11 @@ import {
   formatDuration,
   overallLine,
   plainLine,
+  withoutUrls,
 } from '../../src/cli/progress-lines.js';
-import { RunTally } from '../../src/cli/run-tally.js';
+import { RunTally, retrySubject } from '../../src/cli/run-tally.js';
 import { formatSummary, summaryOf, untoldFailures } from '../../src/cli/summary.js';
+import { MdgetError } from '../../src/core/errors.js';
 import type { BatchResult, ProgressEvent, RequestResult } from '../../src/core/run-types.js';
 import { FakeTerminal } from '../helpers/fake-terminal.js';
 
@@ -42,6 +44,8 @@ const event = (id: number, fields: Partial<ProgressEvent> = {}): ProgressEvent =
 });
 
 const MiB = 1_048_576;
+const TICKS_URL =
+  'http://127.0.0.1:9/historical/queryticks.ashx?username=***&password=***&symbol=ESM25&start=20250305&end=20250306';
 const plain = (text: string) => text;
 const PLAIN_STYLE = { bar: plain, warn: plain, fail: plain, dim: plain };
 
@@ -130,7 +134,7 @@ describe('progress display on a terminal (fake terminal, fake clock)', () => {
   it('fits every line to the terminal width, escapes not counted', async () => {
     const { terminal, display, frame } = await bars(50, 10);
     display.onPlan({ requests: 1200, outputs: 1200, skipped: 0 });
-    display.onRetry({ attempt: 2, delayMs: 4000, reason: `HTTP 503: ${'busy '.repeat(20)}` });
+    display.onRetry({ url: TICKS_URL, attempt: 2, delayMs: 4000, reason: `HTTP 503: ${'busy '.repeat(20)}` });
     display.onProgress(
       event(1, {
         label: `ticks ${'VERYLONGSYMBOL'.repeat(4)} 2025-03-11`,
@@ -142,8 +146,8 @@ describe('progress display on a terminal (fake terminal, fake clock)', () => {
     const screen = frame();
     for (const line of screen.split('\n')) expect(line.length).toBeLessThan(50);
     expect(screen).toMatch(/0 of 1,200 requests/);
-    expect(screen).toMatch(/↻ retry 2 of 3 in 3\.9 s: HTTP 503: busy/);
-    expect(screen).toMatch(/ticks VERYLONG.*… /);
+    expect(screen).toMatch(/↻ retry 2 of 3 in 3\.9 s: ESM25 2025-03-05: HTTP …/);
+    expect(screen).toMatch(/^ {2}ticks VERYLONGSYMB… [█░]{16} 4\.7 GiB$/m);
     expect(terminal.raw).toContain('\x1b[36m'); // coloured, and still within the width
     display.stop();
   });
@@ -151,12 +155,21 @@ describe('progress display on a terminal (fake terminal, fake clock)', () => {
   it('shows a retry as a status line while it waits, then drops it', async () => {
     const { display, frame } = await bars();
     display.onPlan({ requests: 2, outputs: 2, skipped: 0 });
-    display.onRetry({ attempt: 1, delayMs: 3000, reason: 'HTTP 503: 503 Service Unavailable' });
+    display.onRetry({
+      url: TICKS_URL,
+      attempt: 1,
+      delayMs: 3000,
+      reason: 'HTTP 503: 503 Service Unavailable',
+    });
     let screen = frame();
     expect(screen.split('\n')[0]).toMatch(/0 of 2 requests .* · 1 retry$/);
-    expect(screen.split('\n')[1]).toBe('↻ retry 1 of 3 in 2.9 s: HTTP 503: 503 Service Unavailable');
+    expect(screen.split('\n')[1]).toBe(
+      '↻ retry 1 of 3 in 2.9 s: ESM25 2025-03-05: HTTP 503: 503 Service Unavailable',
+    );
     screen = frame(2000);
-    expect(screen.split('\n')[1]).toBe('↻ retry 1 of 3 in 0.9 s: HTTP 503: 503 Service Unavailable');
+    expect(screen.split('\n')[1]).toBe(
+      '↻ retry 1 of 3 in 0.9 s: ESM25 2025-03-05: HTTP 503: 503 Service Unavailable',
+    );
     screen = frame(1000);
     expect(screen).not.toContain('↻');
     expect(screen).toMatch(/· 1 retry$/);
@@ -317,12 +330,25 @@ describe('progress lines (pure)', () => {
     expect(tally.etaMs(500)).toBeUndefined();
   });
 
+  it.each([
+    [TICKS_URL, 'ESM25 2025-03-05'],
+    ['http://h/historical/queryeod.ashx?symbol=AAPL', 'AAPL'],
+    ['http://h/extras/exchanges.php', 'exchanges.php'],
+    ['out/ESM25-2025-03-05.csv', 'out/ESM25-2025-03-05.csv'],
+  ])('a retry of %s is shown as %s', (url, subject) => expect(retrySubject(url)).toBe(subject));
+
+  it('takes URLs out of a retry reason', () => {
+    const reason = `request failed: ${TICKS_URL}: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)`;
+    expect(withoutUrls(reason)).toBe('request failed: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)');
+    expect(withoutUrls('HTTP 503: 503 Service Unavailable')).toBe('HTTP 503: 503 Service Unavailable');
+  });
+
   it('plain and overall lines count requests, decoded bytes, rows, retries, failures and an ETA', () => {
     const tally = new RunTally(0);
     tally.onPlan({ requests: 4, outputs: 4, skipped: 0 });
     tally.onProgress(event(1, { bytes: MiB / 2, wireBytes: MiB / 2, rows: 5 }), 0);
     tally.onProgress(event(1, { bytes: MiB, wireBytes: MiB, rows: 10, done: true, status: 'ok' }), 2000);
-    tally.onRetry({ attempt: 1, delayMs: 0, reason: 'x' }, 2000);
+    tally.onRetry({ url: TICKS_URL, attempt: 1, delayMs: 0, reason: 'x' }, 2000);
     expect(plainLine(tally, 2000)).toMatch(
       /^mdget: 25% · 1 of 4 requests · 1\.0 MiB · 10 rows · 256\.0 KiB\/s · ETA 6\.0 s · 1 retry$/,
     );
@@ -384,12 +410,17 @@ describe('summary', () => {
     const value = batch([result('a.csv', 'failed'), refused, { ...refused }, result('c.csv', 'ok')]);
     expect(untoldFailures(value, new Set(['a.csv']))).toEqual(['failed: b.csv: service refused (HTTP 404)']);
     expect(untoldFailures({ written: 1, output: 'x' }, new Set())).toEqual([]);
+    const failure = new MdgetError(
+      'MDGET_PARTIAL',
+      '2 of 3 outputs failed (first: service refused (HTTP 404))',
+    );
+    expect(untoldFailures({ ...value, failure }, new Set(['a.csv']))).toEqual([]);
   });
 
   it('counts retries', () => {
     const retried = new RunTally(0);
-    retried.onRetry({ attempt: 1, delayMs: 10, reason: 'x' }, 0);
-    retried.onRetry({ attempt: 2, delayMs: 10, reason: 'x' }, 0);
+    retried.onRetry({ url: TICKS_URL, attempt: 1, delayMs: 10, reason: 'x' }, 0);
+    retried.onRetry({ url: TICKS_URL, attempt: 2, delayMs: 10, reason: 'x' }, 0);
     expect(formatSummary(summaryOf(batch([result('a', 'ok')]), retried, 65_000), plain)).toBe(
       'mdget: 1 file written · 10 rows · 1000 B in 1m05s · 2 retries',
     );
