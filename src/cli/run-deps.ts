@@ -2,11 +2,15 @@ import { redactText } from '../core/redact.js';
 import { DEFAULT_RETRY } from '../core/retry.js';
 import type { RunDeps } from '../core/run-types.js';
 import type { Flags, RunContext } from './commands/download.js';
-import { createProgress } from './progress.js';
+import { createProgress, progressMode } from './progress.js';
+import { printable } from './progress-lines.js';
+import type { RetryInfo } from './run-tally.js';
+import { formatSummary, summaryOf, untoldFailures } from './summary.js';
 
 /**
- * Runs `body` with the plumbing every fetching command shares: one dispatcher (destroyed afterwards), notes
- * on stderr unless --quiet, requests and retries with --verbose, progress bars when wanted; every message
+ * Runs `body` with the plumbing every fetching command shares: one dispatcher (destroyed afterwards), and
+ * on stderr, unless --quiet: notes, the progress display when wanted (retries as a status line), requests
+ * and retries as lines with --verbose, and a summary line at the end when someone watches; every message
  * redacted with the run's secrets.
  */
 export async function withRunDeps<T>(
@@ -16,8 +20,17 @@ export async function withRunDeps<T>(
   body: (deps: RunDeps) => Promise<T>,
 ): Promise<T> {
   const { io } = ctx;
+  const quiet = Boolean(flags.quiet);
+  const retries = (flags.retries as number | undefined) ?? DEFAULT_RETRY.retries;
+  const mode = progressMode(
+    io,
+    flags.progress as boolean | undefined,
+    quiet,
+    output === '-' && io.stdoutIsTTY,
+  );
+  const display = await createProgress(io, mode, { retries, signal: ctx.signal });
   const note = (message: string) => {
-    if (!flags.quiet) io.stderr.write(`${io.color.dim(`mdget: ${redactText(message, ctx.secrets)}`)}\n`);
+    if (!quiet) display.log(io.color.dim(`mdget: ${printable(redactText(message, ctx.secrets))}`));
   };
   const { createDispatcher } = await import('../core/http.js');
   const { RateLimiter } = await import('../core/rate-limit.js');
@@ -25,32 +38,41 @@ export async function withRunDeps<T>(
     timeoutMs: (flags.timeout as number | undefined) ?? 60_000,
     connections: Math.max(8, (flags.concurrency as number | undefined) ?? 0),
   });
-  const progress = await createProgress(
-    io,
-    flags.progress as boolean | undefined,
-    Boolean(flags.quiet),
-    output === '-' && io.stdoutIsTTY,
-  );
+  let result: T;
   try {
-    return await body({
+    result = await body({
       dispatcher,
       signal: ctx.signal,
-      retry: { ...DEFAULT_RETRY, retries: (flags.retries as number | undefined) ?? DEFAULT_RETRY.retries },
+      retry: { ...DEFAULT_RETRY, retries },
       limiter: new RateLimiter(flags.rate as number | undefined),
       secrets: ctx.secrets,
       stdout: io.stdout,
       onNote: note,
-      ...(progress ? { onProgress: progress.onProgress } : {}),
-      ...(flags.verbose
-        ? {
-            onRequest: (url: string) => note(`GET ${url}`),
-            onRetry: (r: { attempt: number; delayMs: number; reason: string }) =>
-              note(`retry ${r.attempt} in ${r.delayMs} ms: ${r.reason}`),
-          }
-        : {}),
+      onPlan: display.onPlan,
+      onProgress: display.onProgress,
+      ...(flags.verbose ? { onRequest: (url: string) => note(`GET ${url}`) } : {}),
+      onRetry: (r: RetryInfo) => {
+        display.onRetry(r);
+        // On a terminal the status line shows it while it waits; a log keeps it as a line.
+        if (flags.verbose || display.mode === 'lines')
+          note(`retry ${r.attempt} in ${r.delayMs} ms: ${r.reason}`);
+      },
     });
   } finally {
-    progress?.stop();
+    display.stop();
     await dispatcher.destroy().catch(() => {});
   }
+  // A reader that went away or Ctrl-C ends the run without a word (cli.md).
+  const stdoutClosed = (result as { stdoutClosed?: unknown } | undefined)?.stdoutClosed === true;
+  if (stdoutClosed || ctx.signal.aborted) return result;
+  if (display.mode !== 'none') {
+    for (const line of untoldFailures(result, display.tally.failedOutputs))
+      io.stderr.write(`${io.color.red(`mdget: ${printable(redactText(line, ctx.secrets))}`)}\n`);
+  }
+  // Someone watches: a terminal, or a log asked for with --progress.
+  if (display.mode !== 'none' || (io.stderrIsTTY && !quiet)) {
+    const summary = summaryOf(result, display.tally, Date.now());
+    io.stderr.write(`${formatSummary(summary, io.color.red)}\n`);
+  }
+  return result;
 }
