@@ -63,7 +63,11 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
       );
       expect(run.code).toBe(0);
       // later requests are fetched ahead, so they may reach the service first; the output keeps the order
-      expect(requestsTo(emu, 'queryeod.ashx').map((r) => r.query.symbol).sort()).toEqual(['AAPL', 'MSFT', 'ZCN25']);
+      expect(
+        requestsTo(emu, 'queryeod.ashx')
+          .map((r) => r.query.symbol)
+          .sort(),
+      ).toEqual(['AAPL', 'MSFT', 'ZCN25']);
       const symbols = run.stdout
         .trim()
         .split('\n')
