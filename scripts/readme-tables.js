@@ -1,7 +1,7 @@
-// npm run readme: rewrites the README's command sections from the parameter tables in code
-// (test/unit/readme.test.ts fails when they drift).
+// npm run readme: rewrites the README's generated sections (commands, options, configuration, exit codes)
+// from the tables in code (test/unit/readme.test.ts fails when they drift).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { withCommandTables } from '../dist/cli/readme-tables.js';
+import { withReadmeTables } from '../dist/cli/readme-tables.js';
 
 const path = new URL('../README.md', import.meta.url);
-writeFileSync(path, withCommandTables(readFileSync(path, 'utf8')));
+writeFileSync(path, withReadmeTables(readFileSync(path, 'utf8')));

@@ -2,20 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CONFIG_VARIABLES, type Config } from '../core/config.js';
 import { configError } from '../core/errors.js';
+import type { ConfigFlags } from './flags.js';
 
-/** The configuration flags every command takes (cli.md). */
-export interface ConfigFlags {
-  username?: string;
-  historicalUrl?: string;
-  futuresOptionsUrl?: string;
-  extrasUrl?: string;
-  exchangesPath?: string;
-  instrumentsUrl?: string;
-  maxRows?: number;
-  envFile?: string;
-  /** The password read from stdin by --password-stdin. */
-  passwordFromStdin?: string;
-}
+/** The configuration flags every command takes (cli.md), and the password --password-stdin read. */
+export type ConfigSettings = ConfigFlags & { passwordFromStdin?: string };
 
 export type Source = 'flag' | 'stdin' | 'environment' | 'dotenv' | 'default' | 'unset';
 
@@ -49,7 +39,7 @@ export async function readEnvFile(
 
 /** flag > environment > dotenv file > default (cli.md); the only place that reads the environment. */
 export function resolveConfig(
-  flags: ConfigFlags,
+  flags: ConfigSettings,
   env: Record<string, string | undefined>,
   dotenv: Record<string, string>,
   envFile?: string,

@@ -2,79 +2,110 @@ import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { isMdgetError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
-import { EXIT, exitCodeFor } from './exit-codes.js';
+import { COMMANDS, commandSpec } from './command-table.js';
+import type { RunContext } from './context.js';
+import {
+  EXIT,
+  exitCodeFor,
+  exitCodeForParser,
+  exitCodeForSignal,
+  SIGNAL_EXIT,
+  type StopSignal,
+} from './exit-codes.js';
+import { topHelp } from './help.js';
 import { type Io, systemIo } from './io.js';
-import { buildProgram } from './program.js';
 
 declare const __MDGET_VERSION__: string | undefined;
 
-// The single binary has no package.json beside it: its build defines the version (scripts/build-sea.js).
-const VERSION = (() => {
+/** The version, read when asked: the single binary has none beside it, its build defines it (build-sea.js). */
+function version(): string {
   if (typeof __MDGET_VERSION__ === 'string') return __MDGET_VERSION__;
   try {
-    return (
-      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-    ).version;
+    const path = new URL('../../package.json', import.meta.url);
+    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
   } catch {
     return '0.0.0';
   }
-})();
+}
 
-/** argv in, exit status out: builds the program, runs it, maps any error to one redacted stderr line. */
-export async function main(argv: readonly string[], io: Io = systemIo()): Promise<number> {
+/** argv in, exit status out: runs one command, maps any error to one redacted stderr line and a status. */
+export async function main(argv: readonly string[], io?: Io): Promise<number> {
+  const streams = io ?? (await systemIo());
   const controller = new AbortController();
   // Every request in flight listens to this one signal; --concurrency decides how many there are.
   setMaxListeners(0, controller.signal);
   // SIGINT (Ctrl-C), SIGTERM (a job runner's timeout) and SIGHUP (a closed terminal) all stop the run the
-  // same way, so temporary and spool files are removed; the exit status is 128 + the signal's number.
-  const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-  let stoppedBy: keyof typeof SIGNALS | undefined;
-  const onSignal = (signal: keyof typeof SIGNALS) => {
+  // same way, so temporary and spool files are removed; exit-codes.ts gives each its status.
+  const signals = Object.keys(SIGNAL_EXIT) as StopSignal[];
+  let stoppedBy: StopSignal | undefined;
+  const onSignal = (signal: StopSignal) => {
     stoppedBy ??= signal;
     controller.abort();
   };
-  for (const signal of Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]) process.once(signal, onSignal);
+  for (const signal of signals) process.once(signal, onSignal);
   // A reader that goes away (`mdget config | head -1`) is a normal end (cli.md); any other stdout error
   // (a full disk behind a redirect) fails the run with exit 6 below, never with a stack trace.
   let stdoutError: NodeJS.ErrnoException | undefined;
-  const onStdoutError = (error: NodeJS.ErrnoException) => {
+  streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') stdoutError ??= error;
-  };
-  io.stdout.on('error', onStdoutError);
+  });
   const stdoutFailed = async (): Promise<number | undefined> => {
     await new Promise((resolve) => setImmediate(resolve)); // write errors arrive on a later tick
     if (!stdoutError) return undefined;
-    io.stderr.write(`mdget: cannot write standard output: ${stdoutError.code ?? stdoutError.message}\n`);
+    streams.stderr.write(`mdget: cannot write standard output: ${stdoutError.code ?? stdoutError.message}\n`);
     return exitCodeFor('MDGET_IO');
   };
-  const secrets: string[] = io.env.MDGET_PASSWORD ? [io.env.MDGET_PASSWORD] : [];
+  const ctx: RunContext = { io: streams, signal: controller.signal, now: new Date(), secrets: [] };
+  if (streams.env.MDGET_PASSWORD) ctx.secrets.push(streams.env.MDGET_PASSWORD);
   try {
-    const program = buildProgram({ io, signal: controller.signal, now: new Date(), secrets }, VERSION);
-    await program.parseAsync([...argv], { from: 'user' });
-    return (await stdoutFailed()) ?? EXIT.ok;
+    const status = await dispatch(argv, ctx);
+    return (await stdoutFailed()) ?? status;
   } catch (error) {
-    if (controller.signal.aborted) return stoppedBy ? SIGNALS[stoppedBy] : exitCodeFor('MDGET_ABORTED');
-    const commanderCode = (error as { code?: unknown }).code;
-    if (typeof commanderCode === 'string' && commanderCode.startsWith('commander.')) {
-      const exitCode = (error as { exitCode?: number }).exitCode ?? EXIT.usage;
-      return commanderCode === 'commander.helpDisplayed' ||
-        commanderCode === 'commander.version' ||
-        exitCode === 0
-        ? EXIT.ok
-        : EXIT.usage;
-    }
+    if (controller.signal.aborted) return exitCodeForSignal(stoppedBy);
+    const parser = exitCodeForParser(error);
+    if (parser !== undefined) return parser;
     if (isMdgetError(error)) {
       const failed = await stdoutFailed();
       if (failed !== undefined) return failed;
-      io.stderr.write(`mdget: ${redactText(error.message, secrets)}\n`);
+      streams.stderr.write(`mdget: ${redactText(error.message, ctx.secrets)}\n`);
       return exitCodeFor(error.code);
     }
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr.write(
-      `mdget: internal error: ${redactText(text, secrets)}\nmdget: this is a bug: please report it with the command you ran.\n`,
+    streams.stderr.write(
+      `mdget: internal error: ${redactText(text, ctx.secrets)}\nmdget: this is a bug: please report it with the command you ran.\n`,
     );
     return EXIT.internal;
   } finally {
-    for (const signal of Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]) process.off(signal, onSignal);
+    for (const signal of signals) process.off(signal, onSignal);
   }
+}
+
+/**
+ * Runs argv. `mdget --help` and `--version` are answered from the tables; a command gets a program
+ * holding it alone, so commander builds one command's options, not every command's (start-up, issue 9).
+ * Anything else goes to the whole program, for commander's own errors and suggestions.
+ */
+async function dispatch(argv: readonly string[], ctx: RunContext): Promise<number> {
+  const [first, second] = argv;
+  const width = ctx.io.stdoutIsTTY ? ((ctx.io.stdout as { columns?: number }).columns ?? 80) : 80;
+  if (first === undefined) {
+    ctx.io.stderr.write(topHelp(80));
+    return EXIT.usage;
+  }
+  if (first === '-h' || first === '--help' || (first === 'help' && second === undefined)) {
+    ctx.io.stdout.write(topHelp(width));
+    return EXIT.ok;
+  }
+  if (first === '-V' || first === '--version') {
+    ctx.io.stdout.write(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const { buildProgram } = await import('./program.js');
+  const named = commandSpec(first === 'help' && second !== undefined ? second : first);
+  if (named && first === 'help') {
+    await buildProgram(ctx, [named]).parseAsync([named.name, '--help'], { from: 'user' });
+  } else {
+    await buildProgram(ctx, named ? [named] : COMMANDS, version()).parseAsync([...argv], { from: 'user' });
+  }
+  return EXIT.ok;
 }

@@ -1,150 +1,203 @@
+/**
+ * The commander program, built from the tables: every option of a command is a row of options.ts or of
+ * the command's parameter table, turned into a commander Option here and nowhere else. main builds only
+ * the command that runs; the whole program is built for what only commander can tell (unknown commands,
+ * `mdget help <command>`), and by the test that holds `mdget --help` equal to commander's layout.
+ */
 import { Argument, Command, Option } from 'commander';
-import { COMMAND_PARAMS } from '../core/params.js';
+import { usageError } from '../core/errors.js';
+import type { ParamSpec } from '../core/params.js';
+import { COMMANDS, CONFIG_OPTIONS, type CommandName, type CommandSpec } from './command-table.js';
+import type { RunContext } from './context.js';
 import {
-  DOWNLOADS,
-  type DownloadCommand,
-  type Flags,
-  type RunContext,
-  runDownload,
-} from './commands/download.js';
-import { addConfigOptions, addDownloadOptions } from './common-options.js';
-import { parseDuration } from './duration.js';
-import { optionFor, parseIntFlag } from './param-options.js';
+  commandHelpFooter,
+  HELP_COMMAND,
+  PROGRAM_DESCRIPTION,
+  PROGRAM_OPTIONS,
+  plain,
+  SECTION_HEADINGS,
+  topHelpFooter,
+} from './help.js';
+import { OPTION_GROUPS, OPTIONS, type OptionName, type OptionSpec } from './options.js';
+import { parseValue, parseWholeNumber } from './values.js';
 
-const DESCRIPTIONS: Record<DownloadCommand, { args: string; text: string }> = {
-  ticks: { args: '[symbols...]', text: 'trades, one request per symbol and calendar day (queryticks)' },
-  minutes: { args: '[symbols...]', text: 'minute bars (queryminutes; --nearby, --form-t variants)' },
-  eod: { args: '[symbols...]', text: 'daily and longer bars (queryeod)' },
-  events: { args: '[symbols...]', text: 'splits, dividends and earnings (queryevents)' },
-  daterange: { args: '[symbols...]', text: 'available date ranges of the minute or EOD database' },
-  futopts: { args: '[roots...]', text: 'futures-options end-of-day data (futuresoptions)' },
+/** What a command's action receives: its positional arguments as commander parsed them, and its flags. */
+export type Action = (
+  args: readonly (string | string[] | undefined)[],
+  flags: Record<string, unknown>,
+  ctx: RunContext,
+) => Promise<void>;
+
+/** Each command's run, loaded only when it runs (start-up: issue 9). */
+const ACTIONS: Record<CommandName, () => Promise<Action>> = {
+  ticks: () => downloadAction('ticks'),
+  minutes: () => downloadAction('minutes'),
+  eod: () => downloadAction('eod'),
+  events: () => downloadAction('events'),
+  daterange: () => downloadAction('daterange'),
+  futopts: () => downloadAction('futopts'),
+  exchanges: async () => {
+    const { runExchangesCommand } = await import('./commands/exchanges.js');
+    return (_, flags, ctx) => runExchangesCommand(flags, ctx);
+  },
+  instruments: async () => {
+    const { runInstrumentsCommand } = await import('./commands/instruments.js');
+    return (args, flags, ctx) => runInstrumentsCommand(args[0] as string | undefined, flags, ctx);
+  },
+  config: async () => {
+    const { runConfig } = await import('./commands/config.js');
+    return (_, flags, ctx) => runConfig(flags, ctx);
+  },
+  emulator: async () => {
+    const { runEmulator } = await import('./commands/emulator.js');
+    return (_, flags, ctx) => runEmulator(flags, ctx);
+  },
 };
 
-/** The commander program: every flag comes from the parameter tables and the common option sets. */
-export function buildProgram(ctx: RunContext, version: string): Command {
-  const output = {
+async function downloadAction(
+  name: Parameters<typeof import('./commands/download.js').runDownloadCommand>[0],
+) {
+  const { runDownloadCommand } = await import('./commands/download.js');
+  const action: Action = (args, flags, ctx) => runDownloadCommand(name, args, flags, ctx);
+  return action;
+}
+
+/** What an action does with what commander parsed: by default, load the command's run and call it. */
+export type OnAction = (
+  name: CommandName,
+  args: readonly (string | string[] | undefined)[],
+  flags: Record<string, unknown>,
+) => Promise<void>;
+
+/** Runs command `name` with `ctx` (its module is imported now, not at start-up). */
+export const runAction =
+  (ctx: RunContext): OnAction =>
+  async (name, args, flags) =>
+    (await ACTIONS[name]())(args, flags, ctx);
+
+/** Where commander writes, with its `error:` prefix turned into ours. */
+export function outputFor(ctx: RunContext) {
+  return {
     writeOut: (text: string) => ctx.io.stdout.write(text),
     writeErr: (text: string) => ctx.io.stderr.write(text),
     outputError: (text: string, write: (text: string) => void) =>
       write(`mdget: ${text.replace(/^error: /, '')}`),
   };
+}
+
+/**
+ * The program with the given commands (main passes the one that runs; the full list by default). Each
+ * action is loaded lazily and parses nothing itself: flags arrive parsed and checked by the rows.
+ */
+export function buildProgram(
+  ctx: RunContext,
+  specs: readonly CommandSpec[] = COMMANDS,
+  version?: string,
+  onAction: OnAction = runAction(ctx),
+): Command {
+  const output = outputFor(ctx);
   const program = new Command('mdget')
-    .description('Download historical market data from the Market Data Service: streamed, atomic, redacted.')
-    .version(version, '-V, --version')
+    .description(PROGRAM_DESCRIPTION)
     .exitOverride()
-    .configureOutput(output);
-
-  for (const name of Object.keys(DOWNLOADS) as DownloadCommand[]) {
-    const command = new Command(name).description(DESCRIPTIONS[name].text);
-    if (name === 'daterange') {
-      command.addArgument(new Argument('<database>', 'which database').choices(['minutes', 'eod']));
+    .configureOutput(output)
+    .addHelpText('after', topHelpFooter());
+  if (version !== undefined) program.version(version, '-V, --version', PROGRAM_OPTIONS[0][1]);
+  for (const [section, heading] of Object.entries(SECTION_HEADINGS)) {
+    program.commandsGroup(heading);
+    for (const spec of specs.filter((s) => s.section === section)) {
+      const command = buildCommand(spec, onAction);
+      program.addCommand(command.configureOutput(output));
     }
-    command.addArgument(
-      new Argument(DESCRIPTIONS[name].args, name === 'futopts' ? 'futures roots' : 'symbols'),
-    );
-    for (const spec of COMMAND_PARAMS[name]) command.addOption(optionFor(spec));
-    addDownloadOptions(command);
-    addConfigOptions(command);
-    command.exitOverride().action(async (...received: unknown[]) => {
-      const cmd = received.at(-1) as Command;
-      const flags: Flags = cmd.opts();
-      const positional = received.slice(0, -2);
-      let args = positional.at(-1) as string[];
-      if (name === 'daterange') {
-        flags.database = positional[0];
-        args = positional[1] as string[];
-      }
-      await runDownload(DOWNLOADS[name], args ?? [], flags, ctx);
-    });
-    program.addCommand(command.configureOutput(output));
   }
-
-  program.addCommand(
-    addReferenceOptions(
-      new Command('exchanges')
-        .description('the exchanges list (ids, descriptions, delays, codes, time zones) from the extras host')
-        .option('--find <text>', 'only exchanges whose id or description contains <text> (any case)')
-        .addOption(
-          new Option('--format <fmt>', 'output format (default: table on a terminal, csv otherwise)').choices(
-            ['table', 'csv', 'json', 'ndjson', 'xml'],
-          ),
-        ),
-    )
-      .configureOutput(output)
-      .action(async (flags: Flags) =>
-        (await import('./commands/exchanges.js')).runExchangesCommand(flags, ctx),
-      ),
-  );
-  program.addCommand(
-    addReferenceOptions(
-      new Command('instruments')
-        .description('instrument profile tables of one exchange (<id>-instruments.json), or of a capture')
-        .argument('[exchange]', 'exchange id or description (must match exactly one)')
-        .addOption(
-          new Option('--format <fmt>', 'output format; sqlite needs -o <file>')
-            .choices(['ndjson', 'csv', 'json', 'sqlite'])
-            .default('ndjson'),
-        )
-        .addOption(
-          new Option('--table <name>', 'the table --format csv writes (default: instruments)').choices([
-            'instruments',
-            'symbols',
-            'spread_legs',
-          ]),
-        )
-        .option('--from-capture <file|->', 'build the tables from captured streaming metadata (- = stdin)')
-        .option('--progress', 'progress bar on stderr (default: when stderr is a terminal)')
-        .option('--no-progress', 'no progress bar'),
-    )
-      .configureOutput(output)
-      .action(async (exchange: string | undefined, flags: Flags) =>
-        (await import('./commands/instruments.js')).runInstrumentsCommand(exchange, flags, ctx),
-      ),
-  );
-  program.addCommand(
-    addConfigOptions(new Command('config'))
-      .description('show the effective configuration, where each value came from, secrets redacted')
-      .exitOverride()
-      .configureOutput(output)
-      .action(async (flags: Flags) => (await import('./commands/config.js')).runConfig(flags, ctx)),
-  );
-  program.addCommand(
-    new Command('emulator')
-      .description(
-        'serve the bundled emulator of the service on 127.0.0.1; prints its settings as .env lines',
-      )
-      .option('--port <n>', 'port (default: a free one)', '0')
-      .option(
-        '--set <key=value>',
-        'emulator option (see --help-options), repeatable',
-        (v: string, p: string[]) => [...p, v],
-        [],
-      )
-      .option('--help-options', 'list the emulator options and its assumptions')
-      .exitOverride()
-      .configureOutput(output)
-      .action(async (flags: Flags) => (await import('./commands/emulator.js')).runEmulator(flags, ctx)),
-  );
+  program.helpCommand(HELP_COMMAND[0], HELP_COMMAND[1]);
   return program;
 }
 
-/** Output and retry options of `exchanges` and `instruments`, plus the configuration flags. */
-function addReferenceOptions(command: Command): Command {
-  return addConfigOptions(
-    command
-      .option('-o, --output <path>', 'file written atomically, or `-` for stdout', '-')
-      .option('--force', 'overwrite an existing output file')
-      .option(
-        '--retries <n>',
-        'retries on network errors, 429 and 5xx',
-        (v) => parseIntFlag(v, '--retries', 0, 20),
-        3,
-      )
-      .option(
-        '--timeout <duration>',
-        'per-request timeout without data (e.g. 30s, 2m)',
-        parseDuration,
-        60_000,
-      ),
-  ).exitOverride();
+/** One command of the table as commander's: arguments, options in help groups, help footer, lazy action. */
+export function buildCommand(spec: CommandSpec, onAction: OnAction): Command {
+  const command = new Command(spec.name)
+    .summary(spec.summary)
+    .description(describe(spec))
+    .exitOverride()
+    .configureHelp({ optionDescription: (option) => option.description, sortOptions: false })
+    .addHelpText('after', commandHelpFooter(spec));
+  for (const arg of spec.args) {
+    const argument = new Argument(
+      `${arg.required ? '<' : '['}${arg.name}${arg.variadic ? '...' : ''}${arg.required ? '>' : ']'}`,
+      plain(arg.help),
+    );
+    command.addArgument(arg.choices ? argument.choices(arg.choices) : argument);
+  }
+  for (const option of optionsOf(spec)) command.addOption(option);
+  command.addHelpOption(new Option('-h, --help', 'show this help').helpGroup(OPTION_GROUPS.messages));
+  command.action(async (...received: unknown[]) => {
+    const self = received.at(-1) as Command;
+    const args = received.slice(0, -2) as (string | string[] | undefined)[];
+    await onAction(spec.name as CommandName, args, self.opts());
+  });
+  return command;
+}
+
+const describe = (spec: CommandSpec) =>
+  `${spec.about.replaceAll('`', '')}${spec.endpoint ? `\nEndpoint: ${spec.endpoint.replaceAll('`', '')}.` : ''}`;
+
+const GROUP_ORDER = Object.keys(OPTION_GROUPS);
+
+/** The command's options: its parameters and rows in group order, then the accepted ones, hidden. */
+export function optionsOf(spec: CommandSpec): Option[] {
+  const shown = [
+    ...(spec.params ?? []).map(paramOption),
+    ...spec.options.flatMap((name) => rowOptions(name, false)),
+  ];
+  const rank = (option: Option) =>
+    GROUP_ORDER.findIndex((g) => OPTION_GROUPS[g as keyof typeof OPTION_GROUPS] === option.helpGroupHeading);
+  shown.sort((a, b) => rank(a) - rank(b));
+  const taken = new Set<string>([...spec.options]);
+  const hidden = [...(spec.accepts ?? []), ...CONFIG_OPTIONS].filter((name) => !taken.has(name));
+  return [...shown, ...hidden.flatMap((name) => rowOptions(name, true))];
+}
+
+/** The commander options of one row: `--x` (and `--no-x` for a negatable one), value parsed by its kind. */
+export function rowOptions(name: OptionName, hidden: boolean): Option[] {
+  const row: OptionSpec = OPTIONS[name];
+  const long = row.flag ?? name;
+  const flags = `${row.short ? `-${row.short}, ` : ''}--${long}${row.value ? ` <${row.value}>` : ''}`;
+  const option = new Option(flags, describeRow(row, long)).helpGroup(OPTION_GROUPS[row.group]);
+  if (row.choices) option.choices(row.choices);
+  else if (row.repeatable)
+    option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  else if (row.kind && row.kind !== 'string')
+    option.argParser((value: string) => parseValue(row, `--${long}`, value));
+  if (hidden || row.hidden) option.hideHelp();
+  if (!row.negatable) return [option];
+  return [option, new Option(`--no-${long}`).helpGroup(OPTION_GROUPS[row.group]).hideHelp()];
+}
+
+/** A row's help line: its text, what sets it besides the flag, and its default. */
+function describeRow(row: OptionSpec, long: string): string {
+  const negatable = row.negatable ? `; --no-${long}: never` : '';
+  const env = row.env ? ` (${row.env})` : '';
+  const fallback = row.defaultText ? ` (default: ${row.defaultText})` : '';
+  return plain(`${row.help}${negatable}${env}${fallback}`);
+}
+
+/** A query parameter row as a commander option: choices, whole-number ranges and patterns checked. */
+export function paramOption(spec: ParamSpec): Option {
+  const value = spec.choices
+    ? spec.choices.join('|')
+    : (spec.metavar ?? (spec.kind === 'int' ? 'n' : spec.kind === 'date' ? 'date' : 'value'));
+  const flags = spec.kind === 'flag' ? `--${spec.flag}` : `--${spec.flag} <${value}>`;
+  const option = new Option(flags, spec.help).helpGroup(OPTION_GROUPS.request);
+  if (spec.choices) option.choices(spec.choices);
+  if (spec.kind === 'int')
+    option.argParser((text: string) => parseWholeNumber(text, `--${spec.flag}`, spec.min, spec.max));
+  const { pattern, form } = spec;
+  if (spec.kind === 'string' && pattern) {
+    option.argParser((text: string) => {
+      if (!pattern.test(text))
+        throw usageError(`--${spec.flag} '${text}': expected ${form ?? pattern.source}`);
+      return text;
+    });
+  }
+  return option;
 }

@@ -1,57 +1,23 @@
-import { COMMAND_PARAMS, type ParamSpec } from '../core/params.js';
-import { PAGES } from '../core/request-builders.js';
+/**
+ * The README's generated sections, from the same tables as the program and its help (issue 11): each
+ * download command's flags and query parameters, the options every download shares, the options of
+ * exchanges and instruments, the configuration variables and the exit codes. `npm run readme` writes
+ * them between their markers; test/unit/readme.test.ts fails when the README drifts from them.
+ */
+import type { ParamSpec } from '../core/params.js';
+import { COMMANDS, type CommandSpec } from './command-table.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { argumentTerm } from './help.js';
+import { OPTION_GROUPS, OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
-type Command = keyof typeof COMMAND_PARAMS;
+const cell = (text: string) => text.replaceAll('|', '\\|');
 
-const ABOUT: Record<Command, { endpoint: string; text: string; examples: string[] }> = {
-  ticks: {
-    endpoint: `\`${PAGES.ticks}\``,
-    text: 'Trades, one request per symbol and calendar day (the service serves one day per request).',
-    examples: [
-      'mdget ticks ESM25 --start 2025-03-10 --end 2025-03-15 -o "ticks/{symbol}-{date}.csv"',
-      'mdget ticks AAPL --start 2025-03-14T09:30 --end 2025-03-14T10:00 --session-filter +T --format ndjson',
-    ],
-  },
-  minutes: {
-    endpoint: `\`${PAGES.minutes}\`; \`--nearby\` \`${PAGES.nearbyMinutes}\`; \`--form-t\` \`${PAGES.formTMinutes}\``,
-    text: 'Minute bars. `ROOT*n` symbols (n-th nearest contract) and `--nearby` add a leading `contract` column.',
-    examples: [
-      'mdget minutes AAPL --start 2025-03-14 --end 2025-03-15 --interval 5',
-      'mdget minutes ES --nearby --start 2025-03-17 --end 2025-03-22 -o es-continuous.csv',
-      'mdget minutes AAPL --form-t --start 2025-03-14',
-    ],
-  },
-  eod: {
-    endpoint: `\`${PAGES.eod}\``,
-    text: 'Daily and longer bars: 7 columns for equities, 8 (with open interest) for futures.',
-    examples: [
-      'mdget eod AAPL MSFT --start 2024-01-01 --end 2025-01-01',
-      'mdget eod ZC*1 --period weekly --nearest --volume sum --backadjust',
-    ],
-  },
-  events: {
-    endpoint: `\`${PAGES.events}\``,
-    text: 'Splits, dividends and earnings for a list of symbols in one request (split only past a safe URL length); unknown symbols are left out by the service.',
-    examples: ['mdget events AAPL MSFT TSLA --splits --dividends --start 2020-01-01'],
-  },
-  daterange: {
-    endpoint: `\`${PAGES.minuteDateRange}\` / \`${PAGES.eodDateRange}\``,
-    text: 'The available date range of each symbol in the minute or EOD database: `symbol,first,last`; lines of any other shape pass through unchanged.',
-    examples: ['mdget daterange eod AAPL ZCN25', 'mdget daterange minutes AAPL --format raw'],
-  },
-  futopts: {
-    endpoint: `\`${PAGES.futuresOptions}\`; \`--json\` \`${PAGES.futuresOptionsJson}\` (futures-options base URL)`,
-    text: 'Futures-options end-of-day data per root; further parameters through `--param`. JSON is streamed through unchanged.',
-    examples: ['mdget futopts ZC --date 2025-03-13', 'mdget futopts ZC CL --json -o "fo-{symbol}.json"'],
-  },
-};
-
-function flagCell(spec: ParamSpec): string {
+function paramTerm(spec: ParamSpec): string {
   if (spec.kind === 'flag') return `\`--${spec.flag}\``;
   const value = spec.choices
-    ? spec.choices.join('\\|')
+    ? spec.choices.join('|')
     : (spec.metavar ?? (spec.kind === 'int' ? 'n' : spec.kind));
-  return `\`--${spec.flag} <${value}>\``;
+  return cell(`\`--${spec.flag} <${value}>\``);
 }
 
 function queryCell(spec: ParamSpec): string {
@@ -63,39 +29,111 @@ function queryCell(spec: ParamSpec): string {
   return `\`${spec.query}=<value>\``;
 }
 
-/** The README's per-command sections: endpoint, examples and the flag → query parameter table (pure). */
+/** An option's flags as written in a table: `-o, --output <path>`, `--progress` / `--no-progress`. */
+export function optionTerm(name: OptionName): string {
+  const row: OptionSpec = OPTIONS[name];
+  const long = row.flag ?? name;
+  const term = `\`${row.short ? `-${row.short}, ` : ''}--${long}${row.value ? ` <${row.value}>` : ''}\``;
+  return cell(row.negatable ? `${term} / \`--no-${long}\`` : term);
+}
+
+/** An option's meaning as written in a table: its help, and its default. */
+function optionMeaning(name: OptionName): string {
+  const row: OptionSpec = OPTIONS[name];
+  return cell(`${row.help}${row.defaultText ? ` (default: ${row.defaultText})` : ''}`);
+}
+
+const usageOf = (spec: CommandSpec) =>
+  [`mdget ${spec.name}`, ...spec.args.map((arg) => (arg.choices ? arg.choices.join('|') : argumentTerm(arg)))]
+    .join(' ')
+    .replace('[symbol...]', '<symbol...>')
+    .replace('[root...]', '<root...>');
+
+/** Each download command: usage, what it does, its endpoint, examples and its query flags (pure). */
 export function renderCommandTables(): string {
   const out: string[] = [];
-  for (const command of Object.keys(COMMAND_PARAMS) as Command[]) {
-    const about = ABOUT[command];
-    const args =
-      command === 'daterange'
-        ? 'minutes|eod <symbol...>'
-        : command === 'futopts'
-          ? '<root...>'
-          : '<symbol...>';
-    out.push(`### \`mdget ${command} ${args}\``, '', `${about.text} Endpoint: ${about.endpoint}.`, '');
-    out.push('```sh', ...about.examples, '```', '');
-    const specs: readonly ParamSpec[] = COMMAND_PARAMS[command];
+  for (const spec of COMMANDS.filter((c) => c.section === 'download') as readonly CommandSpec[]) {
+    out.push(`### \`${usageOf(spec)}\``, '', `${spec.about} Endpoint: ${spec.endpoint}.`, '');
+    out.push('```sh', ...spec.examples, '```', '');
+    const [symbols] = spec.args.filter((arg) => arg.variadic);
     out.push('| Flag | Query parameter | Meaning |', '|---|---|---|');
-    out.push(
-      `| positional | \`${command === 'futopts' ? 'root' : command === 'events' || command === 'daterange' ? 'symbols' : 'symbol'}\` | ${command === 'events' || command === 'daterange' ? 'comma list, split past 2,000 bytes of query' : 'one request per symbol'} |`,
-    );
-    for (const spec of specs) out.push(`| ${flagCell(spec)} | ${queryCell(spec)} | ${spec.help} |`);
-    out.push(
-      '| `--param <key=value>` | `key=value` | any other parameter, passed through unchanged (repeatable) |',
-      '',
-    );
+    if (symbols) out.push(`| positional \`${symbols.name}...\` | | ${symbols.help} |`);
+    for (const param of spec.params ?? [])
+      out.push(`| ${paramTerm(param)} | ${queryCell(param)} | ${param.help} |`);
+    out.push(`| ${optionTerm('param')} | \`key=value\` | ${optionMeaning('param')} |`, '');
   }
   return out.join('\n');
 }
 
-/** Replaces the text between the README's command markers. */
-export function withCommandTables(readme: string): string {
-  const start = '<!-- commands:start -->';
-  const end = '<!-- commands:end -->';
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
-  if (from < 0 || to < from) throw new Error('README lacks the command markers');
-  return `${readme.slice(0, from + start.length)}\n${renderCommandTables()}\n${readme.slice(to)}`;
+/** The options the download commands share, by help group (configuration has its own section). */
+export function renderDownloadOptions(): string {
+  const ticks = COMMANDS.find((c) => c.name === 'ticks') as CommandSpec;
+  const out = ['| Option | Meaning |', '|---|---|'];
+  for (const [group, heading] of Object.entries(OPTION_GROUPS)) {
+    if (group === 'config') continue;
+    const names = ticks.options.filter((name) => OPTIONS[name].group === group);
+    if (names.length === 0) continue;
+    out.push(`| **${heading.replace(/:$/, '')}** | |`);
+    for (const name of names) out.push(`| ${optionTerm(name)} | ${optionMeaning(name)} |`);
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+/** The options of one command, with the configuration flags it reads named in one row. */
+export function renderOptionsOf(name: string): string {
+  const spec = COMMANDS.find((c) => c.name === name) as CommandSpec;
+  const out = ['| Option | Meaning |', '|---|---|'];
+  for (const option of spec.options.filter((o) => OPTIONS[o].group !== 'config'))
+    out.push(`| ${optionTerm(option)} | ${optionMeaning(option)} |`);
+  const config = spec.options.filter((o) => OPTIONS[o].group === 'config');
+  out.push(`| ${config.map(optionTerm).join(', ')} | configuration it reads (see Configuration) |`, '');
+  return out.join('\n');
+}
+
+/** Every configuration variable with its flag (cli.md table). */
+export function renderConfigTable(): string {
+  const config = COMMANDS.find((c) => c.name === 'config') as CommandSpec;
+  const out = ['| Variable | Flag | Meaning |', '|---|---|---|'];
+  for (const name of config.options) {
+    const row: OptionSpec = OPTIONS[name];
+    if (row.hidden || (row.group !== 'config' && row.env === undefined)) continue;
+    out.push(`| ${row.env ? `\`${row.env}\`` : '(none)'} | ${optionTerm(name)} | ${optionMeaning(name)} |`);
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+/** Every exit status and its meaning. */
+export function renderExitCodes(): string {
+  return [
+    '| Code | Meaning |',
+    '|---|---|',
+    ...EXIT_CODES.map((e) => `| ${e.code} | ${cell(e.meaning)} |`),
+    '',
+  ].join('\n');
+}
+
+/** The generated sections, by marker name. */
+export const SECTIONS: Record<string, () => string> = {
+  commands: renderCommandTables,
+  'download-options': renderDownloadOptions,
+  'exchanges-options': () => renderOptionsOf('exchanges'),
+  'instruments-options': () => renderOptionsOf('instruments'),
+  config: renderConfigTable,
+  'exit-codes': renderExitCodes,
+};
+
+/** The README with every generated section rewritten between its `<!-- name:start -->` and `:end` markers. */
+export function withReadmeTables(readme: string): string {
+  let text = readme;
+  for (const [name, render] of Object.entries(SECTIONS)) {
+    const start = `<!-- ${name}:start -->`;
+    const end = `<!-- ${name}:end -->`;
+    const from = text.indexOf(start);
+    const to = text.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`README lacks the ${name} markers`);
+    text = `${text.slice(0, from + start.length)}\n${render().trimEnd()}\n\n${text.slice(to)}`;
+  }
+  return text;
 }

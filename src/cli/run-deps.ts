@@ -1,7 +1,7 @@
 import { redactText } from '../core/redact.js';
 import { DEFAULT_RETRY } from '../core/retry.js';
 import type { RunDeps } from '../core/run-types.js';
-import type { Flags, RunContext } from './commands/download.js';
+import type { Flags, RunContext } from './context.js';
 import { createProgress, progressMode } from './progress.js';
 import { printable } from './progress-lines.js';
 import type { RetryInfo } from './run-tally.js';

@@ -1,11 +1,9 @@
 import { usageError } from './errors.js';
+import type { WallTime } from './wall-time.js';
 import { marketWallTime, parseZonedInput } from './zoned-input.js';
 
-/**
- * Market wall-clock times (spec §1.2: no offsets on the wire) are held as a Date whose UTC fields are
- * the wall clock. Nothing here shifts a time between zones; only "today" needs the zone.
- */
-export type WallTime = Date;
+// Nothing here shifts a time between zones; only "today" needs the zone.
+export type { WallTime } from './wall-time.js';
 
 const DAY_MS = 86_400_000;
 export const EASTERN = 'America/New_York';

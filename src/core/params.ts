@@ -1,6 +1,9 @@
+import type { WallTime } from './dates.js';
+
 /**
  * Every query parameter mdget models, declared once as data (STYLE §3). These rows yield the commander
- * options, their validation, --help, the README flag table and the query string, so the four cannot drift.
+ * options, their validation, --help, the README flag table, the query string and the parameter types of
+ * the request builders, so none of them can drift.
  */
 export type ParamKind = 'date' | 'int' | 'flag' | 'choice' | 'string';
 
@@ -193,6 +196,32 @@ export const COMMAND_PARAMS = {
   daterange: dateRangeParams,
   futopts: futuresOptionsParams,
 } as const;
+
+/** 'days-to-expiration' → 'daysToExpiration': the options key of a flag, as a type. */
+export type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+
+/** The typed value of a row: dates as wall-clock times, ints as numbers, flags as booleans, choices as unions. */
+export type ParamValue<S extends ParamSpec> = S extends { kind: 'date' }
+  ? WallTime
+  : S extends { kind: 'int' }
+    ? number
+    : S extends { kind: 'flag' }
+      ? boolean
+      : S extends { choices: readonly (infer C)[] }
+        ? C
+        : string;
+
+/** The query parameters of a table, keyed as options: every row that sets a query parameter, all optional. */
+export type ParamsOf<T extends readonly ParamSpec[]> = {
+  [S in Exclude<T[number], { query: '' }> as CamelCase<S['flag']>]?: ParamValue<S>;
+};
+
+/** The endpoint selectors of a table (rows with no query parameter), keyed as options. */
+export type SelectorsOf<T extends readonly ParamSpec[]> = {
+  [S in Extract<T[number], { query: '' }> as CamelCase<S['flag']>]?: boolean;
+};
 
 /** Flag name to options key: 'days-to-expiration' → 'daysToExpiration', 'adjust-splits' → 'adjustSplits'. */
 export const optionKey = (flag: string): string =>

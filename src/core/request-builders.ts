@@ -8,55 +8,19 @@ import {
   minutesParams,
   optionKey,
   type ParamSpec,
+  type ParamsOf,
   ticksParams,
 } from './params.js';
 
 /** Extra query parameters passed through unchanged (--param key=value). */
 export type ExtraParams = readonly (readonly [string, string])[];
 
-export interface TicksParams {
-  start?: WallTime;
-  end?: WallTime;
-  maxrecords?: number;
-  order?: 'asc' | 'desc';
-  sessionFilter?: string;
-  trend?: boolean;
-}
-export interface MinutesParams {
-  start?: WallTime;
-  end?: WallTime;
-  interval?: number;
-  maxrecords?: number;
-  order?: 'asc' | 'desc';
-  trend?: boolean;
-}
-export interface EodParams {
-  start?: WallTime;
-  end?: WallTime;
-  maxrecords?: number;
-  order?: 'asc' | 'desc';
-  period?: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly';
-  nearest?: boolean;
-  continue?: boolean;
-  volume?: 'contract' | 'total' | 'sum' | 'sumcontract' | 'sumtotal';
-  backadjust?: boolean;
-  daysToExpiration?: number;
-  contractRoll?: 'expiration' | 'combined';
-  nth?: number;
-  adjustSplits?: 'true' | 'false';
-  adjustDividends?: 'true' | 'false';
-  trend?: boolean;
-}
-export interface EventsParams {
-  start?: WallTime;
-  end?: WallTime;
-  splits?: boolean;
-  dividends?: boolean;
-  earnings?: boolean;
-}
-export interface FuturesOptionsParams {
-  date?: WallTime;
-}
+/** Parameters of each request builder, derived from its table in params.ts (one declaration, no drift). */
+export type TicksParams = ParamsOf<typeof ticksParams>;
+export type MinutesParams = ParamsOf<typeof minutesParams>;
+export type EodParams = ParamsOf<typeof eodParams>;
+export type EventsParams = ParamsOf<typeof eventsParams>;
+export type FuturesOptionsParams = ParamsOf<typeof futuresOptionsParams>;
 
 /** The ten historical pages of service.md §4.1. */
 export const PAGES = {

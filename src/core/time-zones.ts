@@ -1,5 +1,5 @@
-import type { WallTime } from './dates.js';
 import { usageError } from './errors.js';
+import type { WallTime } from './wall-time.js';
 
 /**
  * Time zones through Intl only (no offset tables of our own). Intl is slow (~7 µs a call) and the

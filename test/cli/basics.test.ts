@@ -48,7 +48,7 @@ describe('mdget CLI: help, usage and configuration errors', () => {
     [['ticks', 'AAPL', '--timeout', 'soon'], /expected a duration/],
     [['ticks', 'AAPL', '--format', 'xml'], /Allowed choices are csv, raw, ndjson, json/],
     [
-      ['futopts', 'ZC', '--json'],
+      ['futopts', 'ZC', '--json', '--format', 'csv'],
       /--json streams the service JSON through unchanged: use --format raw or json/,
     ],
     [

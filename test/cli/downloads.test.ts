@@ -354,7 +354,11 @@ describe('mdget output files', () => {
       );
       expect(run.code).toBe(0);
       // requests run concurrently: which symbols were asked, not their arrival order
-      expect(requestsTo(emu, 'queryeod.ashx').map((r) => r.query.symbol).sort()).toEqual(['AAPL', 'IBM', 'MSFT']);
+      expect(
+        requestsTo(emu, 'queryeod.ashx')
+          .map((r) => r.query.symbol)
+          .sort(),
+      ).toEqual(['AAPL', 'IBM', 'MSFT']);
       expect(existsSync(join(dir, 'list.txt'))).toBe(true);
     });
   });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,59 @@ const files = (dir: string): string[] =>
     return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
   });
 
+/** Every module a file imports: static, type-only and dynamic imports, relative ones resolved to .ts. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.{1,2}\/[^']+)'/g)].map(
+    (m) => m[1] ?? '',
+  );
+  return specifiers.map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')));
+}
+
+/** The cycles of an import graph, each as the modules around it. */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const to of graph.get(node) ?? []) {
+      if (state.get(to) === 'open') cycles.push(stack.slice(stack.indexOf(to)));
+      else if (!state.has(to)) visit(to);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
 describe('architecture (STYLE §2-3)', () => {
+  it('has no import cycle anywhere in src (type-only and dynamic imports included)', () => {
+    const sources = files(join(root, 'src'));
+    const graph = new Map(sources.map((file) => [relative(join(root, 'src'), file), importsOf(file)]));
+    for (const [file, imports] of graph)
+      graph.set(
+        file,
+        imports.map((to) => relative(join(root, 'src'), to)),
+      );
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it('sees type-only and dynamic imports, and finds a cycle when there is one', () => {
+    const cli = join(root, 'src/cli');
+    expect(importsOf(join(cli, 'flags.ts'))).toContain(join(cli, 'command-table.ts')); // import type
+    expect(importsOf(join(cli, 'program.ts'))).toContain(join(cli, 'commands/download.ts')); // import()
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(cyclesOf(graph)).toEqual([['a', 'b', 'c']]);
+  });
+
   it('the library never exits, prints, reads the environment or imports the CLI or the emulator', () => {
     for (const file of files(join(root, 'src/core'))) {
       const text = readFileSync(file, 'utf8');

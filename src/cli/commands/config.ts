@@ -1,28 +1,22 @@
 import { CONFIG_VARIABLES, type Config } from '../../core/config.js';
 import { REDACTED, redactText } from '../../core/redact.js';
-import { sqliteBackend } from '../../core/reference/sqlite-backend.js';
 import { readEnvFile, resolveConfig } from '../config.js';
-import type { Flags, RunContext } from './download.js';
-import { configFrom } from './download.js';
+import { configFrom, type RunContext } from '../context.js';
+import type { FlagsOf } from '../flags.js';
 
 /** `mdget config`: each setting, its value (password redacted) and where it came from. */
-export async function runConfig(flags: Flags, ctx: RunContext): Promise<void> {
-  await configFrom(flags, ctx, []); // same checks as a download: --password is refused, --env-file must exist
-  const dotenv = await readEnvFile(flags.envFile as string | undefined, ctx.io.cwd);
-  const { config, sources } = resolveConfig(flags as object, ctx.io.env, dotenv.values, dotenv.path);
+export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Promise<void> {
+  await configFrom(flags, ctx); // same checks as a download: --password is refused, --env-file must exist
+  const dotenv = await readEnvFile(flags.envFile, ctx.io.cwd);
+  const { config, sources } = resolveConfig(flags, ctx.io.env, dotenv.values, dotenv.path);
   if (flags.passwordStdin && ctx.secrets.length > 0) sources.password = 'stdin';
   const rows = (Object.keys(CONFIG_VARIABLES) as (keyof Config)[]).map((key) => {
-    const present =
-      key === 'password'
-        ? config.password !== undefined || Boolean(flags.passwordStdin)
-        : config[key] !== undefined;
-    const value = !present
-      ? '(unset)'
-      : key === 'password'
-        ? REDACTED
-        : redactText(String(config[key]), ctx.secrets);
     const source = sources[key] === 'dotenv' ? `dotenv ${dotenv.path}` : sources[key];
-    return [CONFIG_VARIABLES[key], value, source] as const;
+    return [
+      CONFIG_VARIABLES[key],
+      shown(key, config, Boolean(flags.passwordStdin), ctx.secrets),
+      source,
+    ] as const;
   });
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
@@ -31,8 +25,25 @@ export async function runConfig(flags: Flags, ctx: RunContext): Promise<void> {
   }
   // A single binary carries its own Node (issue 12): say which one runs, and which SQLite module it uses.
   if (flags.verbose) {
+    const { sqliteBackend } = await import('../../core/reference/sqlite-backend.js');
     const sea = (process.getBuiltinModule('node:sea') as { isSea(): boolean } | undefined)?.isSea() ?? false;
     const runtime = `Node ${process.version}${sea ? ' (single executable)' : ''}`;
     ctx.io.stderr.write(`mdget: ${runtime}, SQLite through ${sqliteBackend()}\n`);
   }
+}
+
+/**
+ * A setting as `mdget config` shows it: the password as ***, the user name as it is (issue 10: a user
+ * name that equals the password is still a user name), URLs with any secret they hold redacted.
+ */
+function shown(
+  key: keyof Config,
+  config: Config,
+  passwordStdin: boolean,
+  secrets: readonly string[],
+): string {
+  if (key === 'password') return config.password !== undefined || passwordStdin ? REDACTED : '(unset)';
+  const value = config[key];
+  if (value === undefined) return '(unset)';
+  return key === 'username' ? value : redactText(value, secrets);
 }

@@ -1,9 +1,10 @@
 import { usageError } from '../../core/errors.js';
-import type { Flags, RunContext } from './download.js';
+import type { RunContext } from '../context.js';
+import type { FlagsOf } from '../flags.js';
 
 /** The `--port` value as a port number, or a usage error naming the flag and the accepted form. */
-function portFrom(value: unknown): number {
-  const text = String(value ?? '0').trim();
+function portFrom(value: string | undefined): number {
+  const text = (value ?? '0').trim();
   const port = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
   if (Number.isNaN(port) || port > 65535)
     throw usageError(`--port '${text}': expected an integer 0-65535 (0 = any free port)`);
@@ -20,14 +21,14 @@ function listenError(error: unknown, port: number): Error | undefined {
 }
 
 /** `mdget emulator`: serves the bundled emulator until interrupted; prints its settings as .env lines. */
-export async function runEmulator(flags: Flags, ctx: RunContext): Promise<void> {
+export async function runEmulator(flags: FlagsOf<'emulator'>, ctx: RunContext): Promise<void> {
   const emulator = await import('../../emulator/index.js');
   if (flags.helpOptions) {
     ctx.io.stdout.write(`${emulator.EMULATOR_HELP.trimEnd()}\n`);
     return;
   }
   const options: { port: number } & Record<string, unknown> = { port: portFrom(flags.port) };
-  for (const pair of (flags.set as string[]) ?? []) {
+  for (const pair of flags.set ?? []) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw usageError(`--set '${pair}': expected key=value (see mdget emulator --help-options)`);
     try {

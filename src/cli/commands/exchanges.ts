@@ -1,24 +1,36 @@
-import type { ExchangesOptions, ExchangesOutputFormat } from '../../core/commands/reference.js';
+import type { ExchangesOptions } from '../../core/commands/reference.js';
+import { redactUrl } from '../../core/redact.js';
+import { buildExchangesUrl } from '../../core/request-builders.js';
+import { configFrom, type RunContext } from '../context.js';
+import type { FlagsOf } from '../flags.js';
 import type { Io } from '../io.js';
 import { withRunDeps } from '../run-deps.js';
-import { configFrom, type Flags, type RunContext } from './download.js';
+import { withReport } from './reference-report.js';
 
 /** The options of `mdget exchanges` from its flags: table on a terminal, csv when piped, unless told. */
-export function exchangesOptionsFrom(flags: Flags, io: Io): ExchangesOptions {
-  const output = (flags.output as string | undefined) ?? '-';
-  const format =
-    (flags.format as ExchangesOutputFormat | undefined) ??
-    (output === '-' && io.stdoutIsTTY ? 'table' : 'csv');
-  const find = flags.find as string | undefined;
-  return { format, output, force: Boolean(flags.force), ...(find === undefined ? {} : { find }) };
+export function exchangesOptionsFrom(flags: FlagsOf<'exchanges'>, io: Io): ExchangesOptions {
+  const output = flags.output ?? '-';
+  const format = flags.format ?? (output === '-' && io.stdoutIsTTY ? 'table' : 'csv');
+  return {
+    format,
+    output,
+    force: Boolean(flags.force),
+    ...(flags.find === undefined ? {} : { find: flags.find }),
+  };
 }
 
 /** `mdget exchanges`: flags → options, usage checked before configuration, then the core run. */
-export async function runExchangesCommand(flags: Flags, ctx: RunContext): Promise<void> {
+export async function runExchangesCommand(flags: FlagsOf<'exchanges'>, ctx: RunContext): Promise<void> {
   const core = await import('../../core/commands/reference.js');
   const options = exchangesOptionsFrom(flags, ctx.io);
   core.checkExchangesOptions(options);
   // The extras host gets no credentials (wire-formats §2.9): only its base URL is required.
   const config = await configFrom(flags, ctx, ['extras']);
-  await withRunDeps(flags, ctx, options.output, (deps) => core.runExchanges(options, config, deps));
+  if (flags.dryRun) {
+    ctx.io.stdout.write(`${redactUrl(buildExchangesUrl(config))}\n`);
+    return;
+  }
+  await withReport(flags.report, 'exchanges', options.output, ctx.secrets, (wrap) =>
+    withRunDeps(flags, ctx, options.output, (deps) => core.runExchanges(options, config, wrap(deps))),
+  );
 }

@@ -1,7 +1,11 @@
-import type { InstrumentsFormat, ProfileTable, TablesOptions } from '../../core/commands/reference.js';
+import type { TablesOptions } from '../../core/commands/reference.js';
 import { usageError } from '../../core/errors.js';
+import { redactUrl } from '../../core/redact.js';
+import { buildExchangesUrl } from '../../core/request-builders.js';
+import { configFrom, type RunContext } from '../context.js';
+import type { FlagsOf } from '../flags.js';
 import { withRunDeps } from '../run-deps.js';
-import { configFrom, type Flags, type RunContext } from './download.js';
+import { withReport } from './reference-report.js';
 
 /** What `mdget instruments` was asked for: an exchange to download, or a capture to convert. */
 export type InstrumentsSource = { exchange: string } | { capture: string };
@@ -9,9 +13,9 @@ export type InstrumentsSource = { exchange: string } | { capture: string };
 /** The source and table options of `mdget instruments` from its argument and flags; MDGET_USAGE if unclear. */
 export function instrumentsOptionsFrom(
   exchange: string | undefined,
-  flags: Flags,
+  flags: FlagsOf<'instruments'>,
 ): { source: InstrumentsSource; tables: TablesOptions } {
-  const capture = flags.fromCapture as string | undefined;
+  const capture = flags.fromCapture;
   if (capture !== undefined && exchange !== undefined) {
     throw usageError('give either <exchange> or --from-capture <file|->, not both');
   }
@@ -23,34 +27,49 @@ export function instrumentsOptionsFrom(
   if (capture === '-' && flags.passwordStdin) {
     throw usageError('--from-capture - and --password-stdin both read standard input: use MDGET_PASSWORD');
   }
-  const table = flags.table as ProfileTable | undefined;
   const tables: TablesOptions = {
-    format: (flags.format as InstrumentsFormat | undefined) ?? 'ndjson',
-    output: (flags.output as string | undefined) ?? '-',
+    format: flags.format ?? 'ndjson',
+    output: flags.output ?? '-',
     force: Boolean(flags.force),
-    ...(table === undefined ? {} : { table }),
+    ...(flags.table === undefined ? {} : { table: flags.table }),
   };
-  return { source: capture === undefined ? { exchange: exchange as string } : { capture }, tables };
+  return { source: capture === undefined ? { exchange: exchange ?? '' } : { capture }, tables };
 }
 
 /** `mdget instruments`: flags → options, usage checked before configuration, then the core run. */
 export async function runInstrumentsCommand(
   exchange: string | undefined,
-  flags: Flags,
+  flags: FlagsOf<'instruments'>,
   ctx: RunContext,
 ): Promise<void> {
   const core = await import('../../core/commands/reference.js');
   const { source, tables } = instrumentsOptionsFrom(exchange, flags);
   core.checkTablesOptions(tables);
   if ('capture' in source) {
-    await configFrom(flags, ctx, []); // same refusals as everywhere: --password, a missing --env-file
+    await configFrom(flags, ctx); // same refusals as everywhere: --password, a missing --env-file
+    if (flags.dryRun) return; // a capture is read, not requested: nothing to print
     const capture = source.capture === '-' ? ctx.io.stdin : source.capture;
-    await withRunDeps(flags, ctx, tables.output, (deps) => core.runCapture({ ...tables, capture }, deps));
+    await withReport(flags.report, 'instruments', tables.output, ctx.secrets, () =>
+      withRunDeps(flags, ctx, tables.output, (deps) => core.runCapture({ ...tables, capture }, deps)),
+    );
     return;
   }
   // Neither host gets credentials (wire-formats §2.9, §2.10): only the two base URLs are required.
   const config = await configFrom(flags, ctx, ['extras', 'instruments']);
-  await withRunDeps(flags, ctx, tables.output, (deps) =>
-    core.runInstruments({ ...tables, exchange: source.exchange }, config, deps),
+  if (flags.dryRun) {
+    // The file's name is the id the list gives for <exchange>: known only once the list is fetched.
+    ctx.io.stdout.write(`${redactUrl(buildExchangesUrl(config))}\n`);
+    if (!flags.quiet) {
+      const base = config.instrumentsUrl?.replace(/\/$/, '') ?? '';
+      ctx.io.stderr.write(
+        `mdget: then ${base}/<id>-instruments.json, <id> being the exchange "${source.exchange}" designates in that list\n`,
+      );
+    }
+    return;
+  }
+  await withReport(flags.report, 'instruments', tables.output, ctx.secrets, (wrap) =>
+    withRunDeps(flags, ctx, tables.output, (deps) =>
+      core.runInstruments({ ...tables, exchange: source.exchange }, config, wrap(deps)),
+    ),
   );
 }

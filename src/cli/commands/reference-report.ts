@@ -1,0 +1,88 @@
+import type { ReferenceRunDeps } from '../../core/commands/reference.js';
+import { isMdgetError } from '../../core/errors.js';
+
+/** One request of a reference command, as the --report file lists it. */
+export interface ReferenceEntry {
+  url: string;
+  status: 'ok' | 'empty' | 'failed';
+  /** Exchanges listed or instruments written, on the request that produced the output. */
+  rows?: number;
+  /** Decoded bytes received, when the response was streamed with progress events. */
+  bytes?: number;
+  durationMs: number;
+  output: string;
+  error?: { code: string; message: string };
+}
+
+/**
+ * Records the requests of a reference run for --report: each URL as it is sent (redacted by core), its
+ * bytes from the progress events, its duration; the last one carries the outcome. Listeners already
+ * set are still told.
+ */
+export class ReferenceRecorder {
+  readonly entries: ReferenceEntry[] = [];
+  private started = Date.now();
+
+  constructor(private readonly output: string) {}
+
+  /** Deps that tell the recorder of each request and its bytes, and the given listeners as before. */
+  wrap(deps: ReferenceRunDeps): ReferenceRunDeps {
+    return {
+      ...deps,
+      onRequest: (url) => {
+        this.closeLast();
+        this.started = Date.now();
+        this.entries.push({ url, status: 'ok', durationMs: 0, output: this.output });
+        deps.onRequest?.(url);
+      },
+      onProgress: (event) => {
+        const last = this.entries.at(-1);
+        if (last) last.bytes = event.bytes;
+        deps.onProgress?.(event);
+      },
+    };
+  }
+
+  /** The entries, the last one with the outcome: rows written, or the error that ended the run. */
+  finish(rows: number | undefined, error?: unknown): ReferenceEntry[] {
+    const last = this.entries.at(-1);
+    if (last && error !== undefined) {
+      last.status = 'failed';
+      last.error = isMdgetError(error)
+        ? { code: error.code, message: error.message }
+        : { code: 'MDGET_INTERNAL', message: String(error) };
+    } else if (last && rows !== undefined) {
+      last.rows = rows;
+      last.status = rows === 0 ? 'empty' : 'ok';
+    }
+    this.closeLast();
+    return this.entries;
+  }
+
+  private closeLast(): void {
+    const last = this.entries.at(-1);
+    if (last && last.durationMs === 0) last.durationMs = Date.now() - this.started;
+  }
+}
+
+/** Runs `body` with a recorder when --report asks for one, and writes the report whatever the outcome. */
+export async function withReport<T extends { written: number }>(
+  path: string | undefined,
+  command: string,
+  output: string,
+  secrets: readonly string[],
+  body: (wrap: (deps: ReferenceRunDeps) => ReferenceRunDeps) => Promise<T>,
+): Promise<T> {
+  if (path === undefined) return body((deps) => deps);
+  const report = await import('../report.js');
+  await report.checkReportPath(path);
+  const recorder = new ReferenceRecorder(output);
+  try {
+    const result = await body((deps) => recorder.wrap(deps));
+    await report.writeReport(path, command, recorder.finish(result.written), secrets);
+    return result;
+  } catch (error) {
+    await report.writeReport(path, command, recorder.finish(undefined, error), secrets);
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * What every command's run gets from main (streams, the abort signal, the clock, the secrets to redact),
+ * and the configuration every command resolves the same way: flags > environment > dotenv > defaults.
+ */
+import { type Config, type Requirement, requireConfig } from '../core/config.js';
+import { configError, usageError } from '../core/errors.js';
+import { readEnvFile, resolveConfig } from './config.js';
+import type { ConfigFlags, OptionFlags } from './flags.js';
+import type { Io } from './io.js';
+
+/** The run's plumbing that main provides. */
+export interface RunContext {
+  io: Io;
+  signal: AbortSignal;
+  now: Date;
+  /** Secrets learned while resolving configuration; main redacts them from any message. */
+  secrets: string[];
+}
+
+/** The flags the run plumbing reads (run-deps.ts): network, progress and messages. */
+export type Flags = OptionFlags<
+  'timeout' | 'concurrency' | 'retries' | 'rate' | 'progress' | 'quiet' | 'verbose'
+>;
+
+/** The configuration flags as a command receives them, --password-stdin included. */
+export type ConfigInput = ConfigFlags;
+
+/** Reads --password-stdin's line and the dotenv file, then resolves and checks the configuration. */
+export async function configFrom(
+  flags: ConfigInput,
+  ctx: RunContext,
+  needs: readonly Requirement[] = [],
+): Promise<Config> {
+  if (flags.password !== undefined) {
+    throw usageError(
+      '--password is not accepted (it would show in ps and shell history): set MDGET_PASSWORD or use --password-stdin',
+    );
+  }
+  const passwordFromStdin = flags.passwordStdin ? await readLine(ctx.io.stdin) : undefined;
+  // No password is a missing credential (exit 3), whether the variable is unset or stdin was empty.
+  if (flags.passwordStdin && !passwordFromStdin)
+    throw configError('--password-stdin: standard input held no password line: pipe the password to it');
+  const dotenv = await readEnvFile(flags.envFile, ctx.io.cwd);
+  const { config } = resolveConfig(
+    { ...flags, ...(passwordFromStdin ? { passwordFromStdin } : {}) },
+    ctx.io.env,
+    dotenv.values,
+    dotenv.path,
+  );
+  if (config.password) ctx.secrets.push(config.password);
+  requireConfig(config, needs);
+  return config;
+}
+
+async function readLine(stream: NodeJS.ReadableStream): Promise<string | undefined> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  const line = text.split(/\r?\n/)[0];
+  return line === undefined || line === '' ? undefined : line;
+}

@@ -1,0 +1,291 @@
+/**
+ * Every option of the CLI but the service's query parameters (those are rows of core/params.ts), declared
+ * once as data (issue 11). The rows yield the commander options, their parsing, --help, the README option
+ * tables and the types of the parsed flags; nothing else spells a flag, its help or its default.
+ */
+
+/** The help sections options are grouped in, in the order help shows them. */
+export const OPTION_GROUPS = {
+  request: 'Request options:',
+  output: 'Output options:',
+  network: 'Network options:',
+  config: 'Credentials and configuration:',
+  emulator: 'Emulator options:',
+  messages: 'Messages:',
+} as const;
+export type OptionGroup = keyof typeof OPTION_GROUPS;
+
+/** How an option's value is read: every kind but `string` is checked and converted at parse time. */
+export type ValueKind = 'string' | 'int' | 'duration' | 'rate' | 'list' | 'shard';
+
+export interface OptionSpec {
+  /** The long flag without dashes when the key is not it (a command's own variant, e.g. `--format`). */
+  readonly flag?: string;
+  readonly short?: string;
+  /** The value's name in help (`<path>`); a switch has none. */
+  readonly value?: string;
+  readonly kind?: ValueKind;
+  readonly min?: number;
+  readonly max?: number;
+  readonly choices?: readonly string[];
+  /** Repeatable: every occurrence is kept, in order. */
+  readonly repeatable?: boolean;
+  /** Also `--no-<flag>`; unset means "decide for me". */
+  readonly negatable?: boolean;
+  /** Accepted but never shown (a refusal with a better error). */
+  readonly hidden?: boolean;
+  readonly group: OptionGroup;
+  readonly help: string;
+  /** Shown as "(default: …)"; the flag mappers apply the value, so "not given" stays visible to them. */
+  readonly defaultText?: string;
+  /** The variable that sets the same value (configuration precedence: flag > env > .env > default). */
+  readonly env?: string;
+}
+
+/** The accepted duration units, for help and errors. */
+export const DURATION_UNITS = 'ms, s, m, h, d or w (500ms, 30s, 2m, 1h, 7d); a bare number is seconds';
+
+export const OPTIONS = {
+  // Request: what is asked of the service, besides the query parameters of each command.
+  param: {
+    value: 'key=value',
+    repeatable: true,
+    group: 'request',
+    help: 'any other query parameter, passed through unchanged (repeatable)',
+  },
+  'symbols-file': {
+    value: 'path',
+    group: 'request',
+    help: 'more symbols, one per line (`-` = stdin; blank lines and `#` comments ignored)',
+  },
+  shard: {
+    value: 'i/n',
+    kind: 'shard',
+    group: 'request',
+    help: 'only the i-th of n deterministic shares of the planned requests (CI matrices, batch arrays)',
+  },
+  window: {
+    value: 'duration',
+    kind: 'duration',
+    group: 'request',
+    help: 'length of the windows a long range is split into, e.g. 1h, 7d',
+    defaultText: 'sized from the rows a day holds',
+  },
+  'max-rows': {
+    value: 'n',
+    kind: 'int',
+    min: 1,
+    group: 'request',
+    env: 'MDGET_MAX_ROWS',
+    help: 'rows at which a response is taken as cut by the server and completed by more requests',
+  },
+
+  // Output: where the data goes and in what form.
+  output: {
+    short: 'o',
+    value: 'path',
+    group: 'output',
+    help: 'a file (written atomically), `-` for stdout (the default), or a template with `{symbol}` `{date}` `{start}` `{end}` `{command}` `{ext}`',
+  },
+  'file-output': {
+    flag: 'output',
+    short: 'o',
+    value: 'path',
+    group: 'output',
+    help: 'a file, written atomically (by rename), or `-` for stdout (the default)',
+  },
+  format: {
+    value: 'csv|raw|ndjson|json',
+    choices: ['csv', 'raw', 'ndjson', 'json'],
+    group: 'output',
+    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record',
+    defaultText: 'csv; json with `--json`',
+  },
+  'no-header': { group: 'output', help: 'csv without its header row' },
+  columns: {
+    value: 'list',
+    kind: 'list',
+    group: 'output',
+    help: 'the csv columns to write, in this order (comma list of header names)',
+  },
+  utc: { group: 'output', help: 'write timestamps as ISO 8601 in UTC (2025-03-13T14:30:00Z)' },
+  tz: {
+    value: 'zone',
+    group: 'output',
+    help: 'write timestamps as ISO 8601 with the offset of an IANA zone, e.g. Europe/London',
+  },
+  'source-tz': {
+    value: 'zone',
+    group: 'output',
+    help: "the zone the service's timestamps are in, when not the market's",
+    defaultText: 'Eastern for equities, Central otherwise',
+  },
+  gzip: { group: 'output', help: 'gzip the output (also chosen by a `.gz` file name)' },
+  force: { group: 'output', help: 'overwrite existing files (else exit 6 before any request)' },
+  'skip-existing': {
+    group: 'output',
+    help: 'with a template: leave existing files alone and do not request them again',
+  },
+  update: {
+    group: 'output',
+    help: 'resume an existing file after its last rows (needs `--start` and a file output)',
+  },
+  'no-fsync': {
+    group: 'output',
+    help: 'skip the fsync before the rename (faster; a power loss may cut a file)',
+  },
+  'temp-dir': {
+    value: 'dir',
+    group: 'output',
+    help: 'where spool files go',
+    defaultText: 'beside the output',
+  },
+  report: { value: 'path', group: 'output', help: 'write a JSON report: one entry per request' },
+  'dry-run': { group: 'output', help: 'print the planned requests (credentials redacted) and send none' },
+  find: {
+    value: 'text',
+    group: 'output',
+    help: 'only exchanges whose id or description contains `<text>`, any case',
+  },
+  'exchanges-format': {
+    flag: 'format',
+    value: 'table|csv|json|ndjson|xml',
+    choices: ['table', 'csv', 'json', 'ndjson', 'xml'],
+    group: 'output',
+    help: 'table: aligned columns; xml: the service document unchanged',
+    defaultText: 'table on a terminal, csv otherwise',
+  },
+  'instruments-format': {
+    flag: 'format',
+    value: 'ndjson|csv|json|sqlite',
+    choices: ['ndjson', 'csv', 'json', 'sqlite'],
+    group: 'output',
+    help: 'ndjson: definitions as served; csv: one table; json: nested; sqlite: a database (needs `-o`)',
+    defaultText: 'ndjson',
+  },
+  table: {
+    value: 'instruments|symbols|spread_legs',
+    choices: ['instruments', 'symbols', 'spread_legs'],
+    group: 'output',
+    help: 'the table `--format csv` writes',
+    defaultText: 'instruments',
+  },
+  'from-capture': {
+    value: 'file|-',
+    group: 'request',
+    help: 'build the tables from captured streaming metadata instead (`-` = stdin)',
+  },
+
+  // Network: how requests are sent.
+  concurrency: {
+    value: 'n',
+    kind: 'int',
+    min: 1,
+    max: 64,
+    group: 'network',
+    help: 'parallel requests',
+    defaultText: '4',
+  },
+  retries: {
+    value: 'n',
+    kind: 'int',
+    min: 0,
+    max: 20,
+    group: 'network',
+    help: 'retries on network errors, 429 and 5xx, with backoff and Retry-After',
+    defaultText: '3',
+  },
+  timeout: {
+    value: 'duration',
+    kind: 'duration',
+    group: 'network',
+    help: 'per-request wait for headers or for the next body bytes',
+    defaultText: '60s',
+  },
+  rate: {
+    value: 'n/s',
+    kind: 'rate',
+    group: 'network',
+    help: 'most requests per second across the run (n, n/s, n/m or n/h); slower after a 429',
+  },
+
+  // Configuration: flag > environment > dotenv file > default (cli.md).
+  username: { value: 'name', group: 'config', env: 'MDGET_USERNAME', help: 'account user name' },
+  'password-stdin': {
+    group: 'config',
+    env: 'MDGET_PASSWORD',
+    help: 'read the password from the first line of standard input',
+  },
+  password: {
+    value: 'value',
+    hidden: true,
+    group: 'config',
+    help: 'refused: a password on the command line shows in ps and shell history',
+  },
+  'historical-url': {
+    value: 'url',
+    group: 'config',
+    env: 'MDGET_HISTORICAL_URL',
+    help: 'base of the `.ashx` endpoints',
+  },
+  'futures-options-url': {
+    value: 'url',
+    group: 'config',
+    env: 'MDGET_FUTURES_OPTIONS_URL',
+    help: 'base of `futuresoptions` and `futuresoptions/json`',
+  },
+  'extras-url': {
+    value: 'url',
+    group: 'config',
+    env: 'MDGET_EXTRAS_URL',
+    help: 'base of the exchanges list',
+  },
+  'exchanges-path': {
+    value: 'name',
+    group: 'config',
+    env: 'MDGET_EXCHANGES_PATH',
+    help: 'exchanges-list resource under the extras URL, `<name>.php`',
+    defaultText: 'exchanges',
+  },
+  'instruments-url': {
+    value: 'url',
+    group: 'config',
+    env: 'MDGET_INSTRUMENTS_URL',
+    help: 'base of `<exchange_id>-instruments.json`',
+  },
+  'env-file': {
+    value: 'path',
+    group: 'config',
+    help: 'dotenv file to read',
+    defaultText: '`.env` in the working directory, if present',
+  },
+
+  // The emulator's own.
+  port: { value: 'n', group: 'emulator', help: 'port, 0-65535', defaultText: '0, a free one' },
+  set: {
+    value: 'key=value',
+    repeatable: true,
+    group: 'emulator',
+    help: 'emulator option (see --help-options), repeatable',
+  },
+  'help-options': { group: 'emulator', help: 'list the emulator options and its assumptions' },
+
+  // Messages: stderr only; stdout carries data.
+  progress: {
+    negatable: true,
+    group: 'messages',
+    help: 'progress bars on stderr',
+    defaultText: 'only when stderr is a terminal',
+  },
+  quiet: { short: 'q', group: 'messages', help: 'nothing on stderr but errors' },
+  verbose: {
+    short: 'v',
+    group: 'messages',
+    help: 'log requests (credentials redacted) and retries on stderr',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+export type OptionName = keyof typeof OPTIONS;
+
+/** The long flag of an option ('exchanges-format' → 'format'). */
+export const flagOf = (name: OptionName): string => (OPTIONS[name] as OptionSpec).flag ?? name;

@@ -1,0 +1,41 @@
+import { readFile } from 'node:fs/promises';
+import { usageError } from '../core/errors.js';
+import type { Io } from './io.js';
+
+/** Positional symbols plus --symbols-file, checked: no blanks inside, no commas (lists are comma-joined). */
+export async function symbolsFrom(
+  args: readonly string[],
+  file: string | undefined,
+  io: Io,
+  what = 'symbol',
+): Promise<string[]> {
+  const symbols = [...args];
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = file === '-' ? await readAll(io.stdin) : await readFile(file, 'utf8');
+    } catch (error) {
+      throw usageError(
+        `--symbols-file ${file}: cannot read it (${(error as { code?: string }).code ?? 'error'})`,
+      );
+    }
+    for (const line of text.split(/\r?\n/)) {
+      const symbol = line.replace(/#.*/, '').trim();
+      if (symbol) symbols.push(symbol);
+    }
+  }
+  if (symbols.length === 0)
+    throw usageError(`no ${what}s: give them as arguments or with --symbols-file <path>`);
+  for (const symbol of symbols) {
+    if (!/^[^\s,]{1,64}$/.test(symbol)) {
+      throw usageError(`invalid ${what} '${symbol}': expected up to 64 characters without spaces or commas`);
+    }
+  }
+  return symbols;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}

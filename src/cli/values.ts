@@ -1,0 +1,82 @@
+/**
+ * The option values the CLI reads from text: whole numbers, durations, rates, lists and shares. Each
+ * error names the flag and the accepted form in one line (cli.md); nothing is sent after one.
+ */
+import { usageError } from '../core/errors.js';
+import { DURATION_UNITS, type ValueKind } from './options.js';
+
+const FACTORS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** How a value of `kind` is read, with its bounds. */
+export interface ValueRule {
+  kind?: ValueKind;
+  min?: number;
+  max?: number;
+}
+
+/** The value of `flag` as its kind says: a number, a list, a share; MDGET_USAGE naming the accepted form. */
+export function parseValue(rule: ValueRule, flag: string, text: string): unknown {
+  switch (rule.kind ?? 'string') {
+    case 'int':
+      return parseWholeNumber(text, flag, rule.min, rule.max);
+    case 'duration':
+      return parseDuration(text, flag);
+    case 'rate':
+      return parseRate(text, flag);
+    case 'list':
+      return text.split(',').map((item) => item.trim());
+    case 'shard':
+      return parseShard(text, flag);
+    case 'string':
+      return text;
+  }
+}
+
+/** A whole number within [min, max]. */
+export function parseWholeNumber(text: string, flag: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const n = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range =
+      max === Number.MAX_SAFE_INTEGER ? `a whole number ≥ ${min}` : `a whole number from ${min} to ${max}`;
+    throw usageError(`${flag} takes ${range}, not '${text}'`);
+  }
+  return n;
+}
+
+/** Milliseconds from `500ms`, `30s`, `2m`, `1h`, `7d`, `2w` or plain seconds (`45`). */
+export function parseDuration(text: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)?$/.exec(text.trim());
+  const ms = m ? Math.round(Number(m[1]) * FACTORS[m[2] ?? 's']!) : Number.NaN;
+  if (!(ms > 0))
+    throw usageError(`${flag} '${text}': expected a duration: a positive number with ${DURATION_UNITS}`);
+  return ms;
+}
+
+/** Requests per second from `5`, `5/s`, `0.5/s`, `120/m` or `3600/h`. */
+export function parseRate(text: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(?:\/(s|m|h))?$/.exec(text.trim());
+  const rate = m ? Number(m[1]) / (m[2] === 'm' ? 60 : m[2] === 'h' ? 3600 : 1) : Number.NaN;
+  if (!(rate > 0)) {
+    throw usageError(
+      `${flag} '${text}': expected requests per second: a number, optionally with /s, /m or /h (5, 0.5/s, 120/m)`,
+    );
+  }
+  return rate;
+}
+
+/** `i/n` with 1 ≤ i ≤ n. */
+export function parseShard(text: string, flag: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw usageError(`${flag} '${text}': expected i/n with 1 ≤ i ≤ n, e.g. 2/4`);
+  return { index, count };
+}
