@@ -29,6 +29,7 @@ describe('the npm package (release hygiene, issue 12)', () => {
         'README.md',
         'bin/mdget',
         'dist/cli/main.js',
+        'dist/cli-bundle/main.js',
         'dist/index.d.ts',
         'dist/index.js',
         'package.json',
