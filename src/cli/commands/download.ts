@@ -19,6 +19,7 @@ import { usageError } from '../../core/errors.js';
 import { windowTimes } from '../../core/plan-times.js';
 import type { PlannedRequest } from '../../core/planned-request.js';
 import { redactText, redactUrl } from '../../core/redact.js';
+import { checkRewrites } from '../../core/row-rewrite.js';
 import type { RunDeps } from '../../core/run-types.js';
 import { commandSpec, type DownloadName } from '../command-table.js';
 import { configFrom, type RunContext } from '../context.js';
@@ -72,11 +73,12 @@ export async function runDownloadCommand<N extends DownloadName>(
   if (report && flags.report !== undefined) await report.checkReportPath(flags.report);
   if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(flags.tempDir);
   const plans = planDownload(command, options, { config, now: ctx.now });
+  const batch = batchOptionsOf(command, options, config);
   if (flags.dryRun) {
+    checkRewrites(plans, batch); // what the run would refuse, --dry-run refuses too (exit 2)
     await printPlans(plans, options.sourceTimeZone, Boolean(flags.quiet), ctx);
     return;
   }
-  const batch = batchOptionsOf(command, options, config);
   // Loaded here, not at the top: it pulls in undici, which --help, --dry-run and usage errors do not need.
   const { runBatch } = await import('../../core/batch.js');
   const result = await withRunDeps(flags, ctx, batch.output, (deps) =>
