@@ -1,5 +1,6 @@
 import { normalize } from 'node:path';
 import { CutTracker } from './cut-tracker.js';
+import { marketZone } from './dates.js';
 import { MdgetError, usageError } from './errors.js';
 import {
   hasContractColumn,
@@ -213,6 +214,8 @@ async function resumeGroup(group: OutputGroup, options: BatchOptions): Promise<b
     resolution: first.series.resolution,
     trend: first.trend,
     contract: hasContractColumn(group),
+    ...(options.columns ? { columns: options.columns } : {}),
+    sourceZone: options.sourceTimeZone ?? marketZone(first.symbol),
   }).catch((error: unknown) => {
     throw new MdgetError('MDGET_IO', `--update cannot read ${group.target}: ${(error as Error).message}`);
   });

@@ -338,6 +338,29 @@ describe('gzip outputs', () => {
   });
 });
 
+describe('--update on a file written with --utc or --tz', () => {
+  it.each([
+    [['--utc'], 'a.csv'],
+    [['--tz', 'Asia/Kolkata', '--format', 'ndjson'], 'a.ndjson'],
+    [['--utc', '--columns', 'close,time'], 'a.csv'],
+    [['--tz', 'Europe/London'], 'a.csv.gz'],
+  ])('%j %s: resumed at the wall clock of its last instant, no gap', async (flags, name) => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      const range = ['minutes', 'AAPL', '--start', '2025-03-10', '-q', ...flags];
+      const full = (await mdget(emu, [...range, '--end', '2025-03-12'], dir)).stdoutBytes;
+      expect((await mdget(emu, [...range, '--end', '2025-03-11T10:00', '-o', name], dir)).code).toBe(0);
+      const sent = emu.requests.length;
+      const update = await mdget(emu, [...range, '--end', '2025-03-12', '-o', name, '--update'], dir);
+      expect(update.code).toBe(0);
+      // the last row is 09:59 in New York (13:59Z): fetched again from there, not from 13:59 market time
+      expect(emu.requests.slice(sent).map((r) => r.query.start)).toEqual(['20250311095900']);
+      const bytes = readFileSync(join(dir, name));
+      expect((name.endsWith('.gz') ? gunzipSync(bytes) : bytes).equals(full)).toBe(true);
+    });
+  });
+});
+
 describe('--dry-run shows each window in market time and UTC', () => {
   it('stdout: one redacted URL a line, nothing else; stderr: the window of each, just before it', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
