@@ -196,6 +196,20 @@ describe('offset dates in --start and --end', () => {
     },
   );
 
+  it('with --source-tz the instant becomes the wall clock of that zone, which --dry-run shows as the same instant', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const args = ['minutes', '^BTCUSD', '--start', '2025-03-13T14:30:00Z', '--end', '2025-03-13T15:00:00Z'];
+      const dry = await mdget(emu, [...args, '--source-tz', 'America/New_York', '--dry-run']);
+      expect(dry.stdout).toContain('&start=20250313103000&end=20250313110000&');
+      expect(dry.stderr).toContain('America/New_York = 2025-03-13T14:30Z → 2025-03-13T15:00Z');
+      const result = await mdget(emu, [...args, '--source-tz', 'America/New_York', '--utc']);
+      expect(emu.requests.map((r) => [r.query.start, r.query.end])).toEqual([
+        ['20250313103000', '20250313110000'],
+      ]);
+      expect(times(result.stdout)[0]).toBe('2025-03-13T14:30:00Z');
+    });
+  });
+
   it('a bad offset is a usage error naming the flag; no request', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const result = await mdget(emu, ['ticks', 'AAPL', '--start', '2025-03-13T14:30:00+25:00']);
@@ -273,6 +287,8 @@ describe('raw is never converted; bad zones', () => {
       /^mdget: --tz 'Foo\/Bar': not an IANA time zone such as America\/New_York or UTC\n$/,
     ],
     [['--source-tz', 'Foo/Bar'], /^mdget: --source-tz 'Foo\/Bar': not an IANA time zone/],
+    [['--source-tz', 'Foo/Bar', '--end', 'today'], /^mdget: --source-tz 'Foo\/Bar': not an IANA time zone/],
+    [['--source-tz', 'Foo/Bar', '--end', '2025-03-14T00:00Z'], /^mdget: --source-tz 'Foo\/Bar'/],
   ])('%j: exit 2 naming the flag, no request', async (flags, message) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const result = await mdget(emu, ['ticks', 'AAPL', '--start', '2025-03-13', ...flags]);
