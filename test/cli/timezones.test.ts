@@ -117,6 +117,17 @@ describe('fall back (2025-11-02): the repeated hour keeps its order, first pass 
     });
   });
 
+  it('minutes: a window that ends at 01:01 holds 01:00 of both passes, each with its own offset', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const args = ['minutes', '^BTCUSD', '--start', '2025-11-02T00:59', '--end', '2025-11-02T01:01'];
+      expect(times((await mdget(emu, [...args, '--tz', 'America/Chicago'])).stdout)).toEqual([
+        '2025-11-02T00:59:00-05:00',
+        '2025-11-02T01:00:00-05:00',
+        '2025-11-02T01:00:00-06:00',
+      ]);
+    });
+  });
+
   it('minutes: Eastern as the target repeats its own 01:00 hour, offsets -04:00 then -05:00', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       // Central 00:30–01:00 CDT is 05:30–06:00Z, Eastern's first 01:30–02:00 (EDT); from 06:00Z Eastern is
