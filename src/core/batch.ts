@@ -1,5 +1,6 @@
 import { normalize } from 'node:path';
 import { CutTracker } from './cut-tracker.js';
+import { marketZone } from './dates.js';
 import { MdgetError, usageError } from './errors.js';
 import {
   hasContractColumn,
@@ -9,9 +10,8 @@ import {
   runOutput,
 } from './output-run.js';
 import { describePlan, type PlannedRequest } from './planned-request.js';
-import { outputColumns } from './record-shapes.js';
 import { redactUrl } from './redact.js';
-import { pickColumns } from './row-rewrite.js';
+import { checkRewrites } from './row-rewrite.js';
 import type { BatchOptions, BatchResult, RequestResult, RunDeps } from './run-types.js';
 import { readResumePoint, resumeItems } from './update.js';
 import {
@@ -214,6 +214,8 @@ async function resumeGroup(group: OutputGroup, options: BatchOptions): Promise<b
     resolution: first.series.resolution,
     trend: first.trend,
     contract: hasContractColumn(group),
+    ...(options.columns ? { columns: options.columns } : {}),
+    sourceZone: options.sourceTimeZone ?? marketZone(first.symbol),
   }).catch((error: unknown) => {
     throw new MdgetError('MDGET_IO', `--update cannot read ${group.target}: ${(error as Error).message}`);
   });
@@ -229,20 +231,4 @@ function skippedResults(before: readonly OutputItem[], after: readonly OutputIte
   return before
     .filter((i) => !kept.has(i.result.url))
     .map((i) => ({ ...i.result, status: 'skipped' as const }));
-}
-
-/** --columns, --utc and --tz: refused for raw (the service's bytes), and unknown columns named (issue 13). */
-function checkRewrites(plans: readonly PlannedRequest[], options: BatchOptions): void {
-  if (options.format === 'raw' && (options.columns || options.timeZone)) {
-    throw usageError(
-      "--columns, --utc and --tz apply to csv, ndjson and json: --format raw is the service's bytes, unchanged",
-    );
-  }
-  if (!options.columns) return;
-  const first = plans[0];
-  if (!first) return;
-  const contract = plans.some((plan) => plan.kind === 'nearbyMinutes' || plan.symbol.includes('*'));
-  const columns = outputColumns(first.kind, { trend: first.trend, contract });
-  if (!columns) throw usageError('--columns: this output has no csv columns to pick (futopts --json)');
-  pickColumns(options.columns, columns);
 }

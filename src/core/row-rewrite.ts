@@ -1,4 +1,7 @@
 import { usageError } from './errors.js';
+import type { PlannedRequest } from './planned-request.js';
+import { outputColumns } from './record-shapes.js';
+import type { BatchOptions } from './run-types.js';
 import { createTimestampConverter, type TimestampConverter, type TimestampTarget } from './time-zones.js';
 
 /**
@@ -56,4 +59,26 @@ export function rowRewriter(
     }
     return Buffer.from(rows.join('\n'));
   };
+}
+
+/**
+ * --columns, --utc and --tz: refused for raw (the service's bytes), and unknown columns named (issue 13).
+ * Pure and apart from the downloader, so --dry-run refuses what the run would.
+ */
+export function checkRewrites(
+  plans: readonly PlannedRequest[],
+  options: Pick<BatchOptions, 'format' | 'columns' | 'timeZone'>,
+): void {
+  if (options.format === 'raw' && (options.columns || options.timeZone)) {
+    throw usageError(
+      "--columns, --utc and --tz apply to csv, ndjson and json: --format raw is the service's bytes, unchanged",
+    );
+  }
+  if (!options.columns) return;
+  const first = plans[0];
+  if (!first) return;
+  const contract = plans.some((plan) => plan.kind === 'nearbyMinutes' || plan.symbol.includes('*'));
+  const columns = outputColumns(first.kind, { trend: first.trend, contract });
+  if (!columns) throw usageError('--columns: this output has no csv columns to pick (futopts --json)');
+  pickColumns(options.columns, columns);
 }

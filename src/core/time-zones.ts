@@ -174,7 +174,13 @@ export function createTimestampConverter(options: TimestampConverterOptions): Ti
     let utc = wall - spanBefore; // one instant, or a gap (offset before), or a fold's first pass
     if (spanBefore > spanAfter) {
       const later = wall - spanAfter;
-      if (descending ? later <= previous : utc < previous) utc = later;
+      // A response holds one bar a minute, so a minute seen again is the other pass (a window ending at
+      // 01:01 holds 01:00 of both and no step back); ticks share a millisecond within one pass.
+      const repeats = length === 16;
+      const takeLater = descending
+        ? later < previous || (!repeats && later === previous)
+        : utc < previous || (repeats && utc === previous);
+      if (takeLater) utc = later;
     }
     previous = utc;
 

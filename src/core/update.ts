@@ -9,7 +9,8 @@ import type { PlannedRequest } from './planned-request.js';
 import { outputColumns, type RecordKind } from './record-shapes.js';
 import { redactUrl } from './redact.js';
 import type { RequestResult } from './run-types.js';
-import { keyLength, keyTime, type Resolution, timeFieldIndex } from './series.js';
+import { formatKey, keyLength, keyTime, type Resolution, timeFieldIndex } from './series.js';
+import { wallTimeOf } from './time-zones.js';
 
 /**
  * --update (issue 8): an existing output is resumed at the time key of its last rows. Those rows may be
@@ -32,13 +33,24 @@ export interface ResumeShape {
   resolution: Resolution;
   trend: boolean;
   contract: boolean;
+  /** The columns written, in order, when --columns picked them. */
+  columns?: readonly string[];
+  /**
+   * The zone the service's times are in: a file written with --utc or --tz holds instants with an offset,
+   * and its key is turned back into that wall clock, which requests are made in (issue 13).
+   */
+  sourceZone?: string;
 }
 
 const BLOCK = 64 * 1024;
 
 /** The resume point of an existing output, or undefined when it holds no row (it is rewritten whole). */
 export async function readResumePoint(path: string, shape: ResumeShape): Promise<ResumePoint | undefined> {
-  if (shape.gzip) return readGzipResumePoint(path, shape);
+  const found = await (shape.gzip ? readGzipResumePoint(path, shape) : readPlainResumePoint(path, shape));
+  return found && { ...found, key: wallKey(found.key, keyLength(shape.resolution), shape.sourceZone) };
+}
+
+async function readPlainResumePoint(path: string, shape: ResumeShape): Promise<ResumePoint | undefined> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
@@ -85,7 +97,7 @@ function keyReader(shape: ResumeShape): (bytes: Buffer, start: number, end: numb
       try {
         const record = JSON.parse(bytes.toString('utf8', start, end)) as Record<string, unknown>;
         const time = record.time ?? record.date;
-        return typeof time === 'string' && time.length >= length ? time.slice(0, length) : undefined;
+        return typeof time === 'string' ? rowKey(time, length) : undefined;
       } catch {
         return undefined;
       }
@@ -97,9 +109,35 @@ function keyReader(shape: ResumeShape): (bytes: Buffer, start: number, end: numb
       return validKey(fieldKey(bytes, start, end, timeFieldIndex(shape.kind, fields), length));
     };
   }
-  const columns = outputColumns(shape.kind, { trend: shape.trend, contract: shape.contract }) ?? [];
+  const columns =
+    shape.columns ?? outputColumns(shape.kind, { trend: shape.trend, contract: shape.contract }) ?? [];
   const index = Math.max(columns.indexOf('time'), columns.indexOf('date'));
-  return (bytes, start, end) => validKey(fieldKey(bytes, start, end, index, length));
+  if (index < 0) return () => undefined; // --columns left the time out: the file is rewritten whole
+  return (bytes, start, end) => {
+    const key = validKey(fieldKey(bytes, start, end, index, length));
+    // `T` at 10: an instant written by --utc/--tz, whose offset is at the end of the field
+    if (key === undefined || key.charCodeAt(10) !== 84) return key;
+    return rowKey(bytes.toString('latin1', start, end).split(',')[index] ?? '', length);
+  };
+}
+
+/**
+ * A row's time as a key of `length`: `2025-03-11 09:59` as written, or, for an instant written with an
+ * offset (`2025-03-11T13:59:00Z`), its first `length` characters with the offset kept (`2025-03-11T13:59Z`):
+ * rows of one key stay together (offsets are whole minutes) and wallKey can still place it.
+ */
+function rowKey(time: string, length: number): string | undefined {
+  if (time.length < length || !/^\d{4}-\d{2}-\d{2}/.test(time)) return undefined;
+  const offset = time.charCodeAt(10) === 84 ? /(?:Z|[+-]\d{2}:\d{2})$/.exec(time)?.[0] : undefined;
+  return time.slice(0, length) + (offset ?? '');
+}
+
+/** The service's wall-clock key of a row key: an instant's in `zone`; a wall-clock key as it is. */
+function wallKey(key: string, length: number, zone: string | undefined): string {
+  if (key.length === length || zone === undefined) return key.slice(0, length);
+  const seconds = length === 16 ? ':00' : '';
+  const instant = new Date(`${key.slice(0, length)}${seconds}${key.slice(length)}`);
+  return formatKey(wallTimeOf(instant, zone), length === 16 ? 'minute' : 'second');
 }
 
 /** A key must look like a date (the header's `time` does not). */

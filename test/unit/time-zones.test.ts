@@ -285,6 +285,30 @@ describe('createTimestampConverter: through the repeated hour', () => {
     expect(convertAll(CENTRAL, 'utc', order, [...rows])).toEqual(expected),
   );
 
+  it('a minute bar seen twice is the other pass, even with no step back between (a window ending at 01:01)', () => {
+    const rows = ['2025-11-02 00:59', '2025-11-02 01:00', '2025-11-02 01:00'];
+    expect(convertAll(CENTRAL, CENTRAL, 'asc', rows)).toEqual([
+      '2025-11-02T00:59:00-05:00',
+      '2025-11-02T01:00:00-05:00',
+      '2025-11-02T01:00:00-06:00',
+    ]);
+    expect(convertAll(CENTRAL, 'utc', 'desc', rows.toReversed())).toEqual([
+      '2025-11-02T07:00:00Z',
+      '2025-11-02T06:00:00Z',
+      '2025-11-02T05:59:00Z',
+    ]);
+    // ticks of one millisecond are one pass
+    const ticks = ['2025-11-02 01:00:00.500', '2025-11-02 01:00:00.500'];
+    expect(convertAll(CENTRAL, 'utc', 'asc', ticks)).toEqual([
+      '2025-11-02T06:00:00.500Z',
+      '2025-11-02T06:00:00.500Z',
+    ]);
+    expect(convertAll(CENTRAL, 'utc', 'desc', ticks)).toEqual([
+      '2025-11-02T07:00:00.500Z',
+      '2025-11-02T07:00:00.500Z',
+    ]);
+  });
+
   it('a fresh converter starts afresh: each response decides its own fold', () => {
     const rows = ['2024-11-03 01:59', '2024-11-03 01:00'];
     expect(convertAll(CENTRAL, 'utc', 'asc', rows)).toEqual(['2024-11-03T06:59:00Z', '2024-11-03T07:00:00Z']);

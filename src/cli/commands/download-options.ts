@@ -24,6 +24,7 @@ import {
   ticksParams,
 } from '../../core/params.js';
 import type { ExtraParams } from '../../core/request-builders.js';
+import { assertTimeZone } from '../../core/time-zones.js';
 import type { DownloadName } from '../command-table.js';
 import type { FlagsOf, ParamFlags } from '../flags.js';
 
@@ -102,26 +103,34 @@ export function paramsFrom<T extends readonly ParamSpec[]>(
   return out as ParamsOf<T>;
 }
 
-const zoneOf = (input: MapperInput) => marketZone(input.symbols[0] ?? '');
+/**
+ * The zone dates are read in: the service's (--source-tz, which it also reads requests in, spec §1.2), else
+ * the first symbol's market zone. An offset date becomes this zone's wall clock; `today` is its date.
+ */
+function zoneOf(flags: { sourceTz?: string | undefined }, input: MapperInput): string {
+  if (flags.sourceTz === undefined) return marketZone(input.symbols[0] ?? '');
+  assertTimeZone(flags.sourceTz, '--source-tz'); // before a date is read in it (else Intl's RangeError)
+  return flags.sourceTz;
+}
 
 /** The core options of each download command from its flags. */
 export const DOWNLOAD_MAPPERS = {
   ticks: (flags: FlagsOf<'ticks'>, input: MapperInput): TicksOptions => ({
     ...downloadOptionsFrom(flags, input),
-    params: paramsFrom(ticksParams, flags, zoneOf(input), input.now),
+    params: paramsFrom(ticksParams, flags, zoneOf(flags, input), input.now),
   }),
   minutes: (flags: FlagsOf<'minutes'>, input: MapperInput): MinutesOptions => ({
     ...downloadOptionsFrom(flags, input),
-    params: paramsFrom(minutesParams, flags, zoneOf(input), input.now),
+    params: paramsFrom(minutesParams, flags, zoneOf(flags, input), input.now),
     ...withoutUndefined({ nearby: flags.nearby, formT: flags.formT }),
   }),
   eod: (flags: FlagsOf<'eod'>, input: MapperInput): EodOptions => ({
     ...downloadOptionsFrom(flags, input),
-    params: paramsFrom(eodParams, flags, zoneOf(input), input.now),
+    params: paramsFrom(eodParams, flags, zoneOf(flags, input), input.now),
   }),
   events: (flags: FlagsOf<'events'>, input: MapperInput): EventsOptions => ({
     ...downloadOptionsFrom(flags, input),
-    params: paramsFrom(eventsParams, flags, zoneOf(input), input.now),
+    params: paramsFrom(eventsParams, flags, zoneOf(flags, input), input.now),
   }),
   daterange: (flags: FlagsOf<'daterange'>, input: MapperInput): DateRangeOptions => ({
     ...downloadOptionsFrom(flags, input),
@@ -129,7 +138,7 @@ export const DOWNLOAD_MAPPERS = {
   }),
   futopts: (flags: FlagsOf<'futopts'>, input: MapperInput): FuturesOptionsOptions => ({
     ...downloadOptionsFrom(flags, input),
-    params: paramsFrom(futuresOptionsParams, flags, zoneOf(input), input.now),
+    params: paramsFrom(futuresOptionsParams, flags, zoneOf(flags, input), input.now),
     ...withoutUndefined({ json: flags.json }),
   }),
 } as const satisfies Record<DownloadName, (flags: never, input: MapperInput) => DownloadOptions>;

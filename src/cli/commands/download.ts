@@ -16,7 +16,10 @@ import { futuresOptionsCommand } from '../../core/commands/futures-options.js';
 import { minutesCommand } from '../../core/commands/minutes.js';
 import { ticksCommand } from '../../core/commands/ticks.js';
 import { usageError } from '../../core/errors.js';
+import { windowTimes } from '../../core/plan-times.js';
+import type { PlannedRequest } from '../../core/planned-request.js';
 import { redactText, redactUrl } from '../../core/redact.js';
+import { checkRewrites } from '../../core/row-rewrite.js';
 import type { RunDeps } from '../../core/run-types.js';
 import { commandSpec, type DownloadName } from '../command-table.js';
 import { configFrom, type RunContext } from '../context.js';
@@ -70,11 +73,12 @@ export async function runDownloadCommand<N extends DownloadName>(
   if (report && flags.report !== undefined) await report.checkReportPath(flags.report);
   if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(flags.tempDir);
   const plans = planDownload(command, options, { config, now: ctx.now });
+  const batch = batchOptionsOf(command, options, config);
   if (flags.dryRun) {
-    ctx.io.stdout.write(plans.map((plan) => `${redactText(redactUrl(plan.url), ctx.secrets)}\n`).join(''));
+    checkRewrites(plans, batch); // what the run would refuse, --dry-run refuses too (exit 2)
+    await printPlans(plans, options.sourceTimeZone, Boolean(flags.quiet), ctx);
     return;
   }
-  const batch = batchOptionsOf(command, options, config);
   // Loaded here, not at the top: it pulls in undici, which --help, --dry-run and usage errors do not need.
   const { runBatch } = await import('../../core/batch.js');
   const result = await withRunDeps(flags, ctx, batch.output, (deps) =>
@@ -83,6 +87,39 @@ export async function runDownloadCommand<N extends DownloadName>(
   if (report && flags.report !== undefined)
     await report.writeReport(flags.report, name, result.results, ctx.secrets);
   if (result.failure && !result.stdoutClosed) throw result.failure;
+}
+
+/**
+ * --dry-run: each request's redacted URL alone on its line of stdout, so `mdget … --dry-run | xargs -n1
+ * curl -O` and `wc -l` keep working (a tab-separated suffix would reach curl as more arguments). The window
+ * of each request, in the market's wall clock and in UTC (issue 13), goes to stderr just before its URL,
+ * the way curl -v and rclone --dry-run keep commentary off the data stream; -q leaves it out. A reader that
+ * goes away (`| head -1`) ends the listing, stderr included.
+ */
+async function printPlans(
+  plans: readonly PlannedRequest[],
+  sourceZone: string | undefined,
+  quiet: boolean,
+  ctx: RunContext,
+): Promise<void> {
+  const { io, secrets } = ctx;
+  let closed = false;
+  const onError = () => {
+    closed = true;
+  };
+  io.stdout.once('error', onError);
+  try {
+    for (const [i, plan] of plans.entries()) {
+      // write errors (EPIPE) arrive on a later tick
+      if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
+      if (closed) return;
+      const times = quiet ? undefined : windowTimes(plan, sourceZone);
+      if (times !== undefined) io.stderr.write(`${io.color.dim(`mdget: ${plan.symbol} ${times}`)}\n`);
+      io.stdout.write(`${redactText(redactUrl(plan.url), secrets)}\n`);
+    }
+  } finally {
+    io.stdout.removeListener('error', onError);
+  }
 }
 
 const toList = (arg: string | string[] | undefined): string[] =>
