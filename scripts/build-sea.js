@@ -75,6 +75,8 @@ export async function buildSea({ node = node24(), startup = 'code-cache' } = {})
       disableExperimentalSEAWarning: true,
       useCodeCache: startup === 'code-cache',
       useSnapshot: startup === 'snapshot',
+      // as bin/mdget's shebang: no TurboFan recompilation of undici's parser (a peak-memory spike)
+      execArgv: ['--liftoff-only'],
     }),
   );
   execFileSync(node, ['--experimental-sea-config', 'build/sea-config.json'], {
