@@ -1,7 +1,7 @@
 import { normalize } from 'node:path';
 import { CutTracker } from './cut-tracker.js';
 import { marketZone } from './dates.js';
-import { MdgetError, usageError } from './errors.js';
+import { interruptedError, MdgetError, usageError } from './errors.js';
 import {
   hasContractColumn,
   type OutputGroup,
@@ -184,7 +184,7 @@ export async function runBatch(
   };
   const aborted =
     failures.find((f) => f.code === 'MDGET_ABORTED') ??
-    (deps.signal?.aborted ? new MdgetError('MDGET_ABORTED', 'interrupted') : undefined);
+    (deps.signal?.aborted ? interruptedError() : undefined);
   if (aborted) result.failure = aborted;
   else if (failures.length === 1 && pending.length === 1) result.failure = failures[0];
   else if (failures.length > 0) {

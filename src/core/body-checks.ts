@@ -1,4 +1,5 @@
 import { MdgetError } from './errors.js';
+import { htmlPageError, startsAsHtml } from './html-page.js';
 import type { RecordShape } from './record-shapes.js';
 import { redactText, redactUrl } from './redact.js';
 
@@ -25,8 +26,7 @@ export function checkFirstLine(first: string, jsonBody: boolean, ctx: CheckConte
   const where = redactUrl(ctx.url);
   if (ERROR_RE.test(first))
     fail(ctx, 'MDGET_SERVICE', `service error: ${first.trim().slice(0, 300)} (${where})`);
-  if (firstChar === '<')
-    fail(ctx, 'MDGET_HTTP', `server sent an HTML page instead of data (maintenance?): ${where}`);
+  if (startsAsHtml('csv', first)) throw htmlPageError(ctx.url, ctx.secrets);
   if (jsonBody) fail(ctx, 'MDGET_HTTP', `expected a JSON body, got '${first.slice(0, 80)}': ${where}`);
   return { kind: 'records', fieldCount: first.split(',').length };
 }

@@ -17,6 +17,8 @@ export type ErrorCode =
 export interface MdgetErrorOptions extends ErrorOptions {
   status?: number;
   url?: string;
+  /** The first line of a refusing response's body, redacted, when it had one. */
+  detail?: string;
 }
 
 /** The base error of mdget: a stable string `code`, a one-line message, an optional `cause`. */
@@ -27,11 +29,14 @@ export class MdgetError extends Error {
   readonly status?: number;
   /** The request's URL, credentials redacted. */
   readonly url?: string;
+  /** The first line of a refusing response's body, redacted, when it had one. */
+  readonly detail?: string;
   constructor(code: ErrorCode, message: string, options?: MdgetErrorOptions) {
     super(message, options);
     this.code = code;
     if (options?.status !== undefined) this.status = options.status;
     if (options?.url !== undefined) this.url = options.url;
+    if (options?.detail !== undefined) this.detail = options.detail;
   }
 }
 
@@ -43,3 +48,7 @@ export function isMdgetError(error: unknown): error is MdgetError {
 
 export const usageError = (message: string) => new MdgetError('MDGET_USAGE', message);
 export const configError = (message: string) => new MdgetError('MDGET_CONFIG', message);
+
+/** The one error of a run stopped by its abort signal (SIGINT: exit 130); `cause` is what the abort threw. */
+export const interruptedError = (cause?: unknown) =>
+  new MdgetError('MDGET_ABORTED', 'interrupted', cause === undefined ? {} : { cause });

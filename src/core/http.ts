@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { isMdgetError, MdgetError } from './errors.js';
+import { interruptedError, isMdgetError, MdgetError } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { redactText, redactUrl } from './redact.js';
 import { dispatchGet } from './response-body.js';
@@ -17,28 +17,6 @@ export function createDispatcher(options: { timeoutMs: number; connections?: num
     bodyTimeout: options.timeoutMs,
     connectTimeout: Math.min(options.timeoutMs, 30_000),
   });
-}
-
-/** What a run needs to send requests: the dispatcher, the abort signal, the retry policy. */
-export interface HttpDeps {
-  dispatcher: Dispatcher;
-  signal?: AbortSignal;
-  retry: RetryPolicy;
-  /** Told before each retry, with the redacted reason; the CLI shows it with --verbose. */
-  onRetry?: (info: { url: string; attempt: number; delayMs: number; reason: string }) => void;
-  random?: () => number;
-  secrets?: readonly (string | undefined)[];
-  /** Pacing shared by the run's requests (--rate, Retry-After); none: requests start at once. */
-  limiter?: RateLimiter;
-}
-
-export interface OpenResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body as the server sent it (content-encoding not undone); see response-body.ts. */
-  body: Readable;
-  /** Bytes of the body received so far, as sent. */
-  received(): number;
 }
 
 /** What a run needs to send requests: the dispatcher, the abort signal, the retry policy. */
@@ -87,7 +65,7 @@ export function networkError(
   url: URL,
   secrets: readonly (string | undefined)[] = [],
 ): MdgetError {
-  if (isAbort(error)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: error });
+  if (isAbort(error)) return interruptedError(error);
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   const what = code.includes('TIMEOUT') ? 'timed out' : 'failed';
@@ -157,7 +135,11 @@ export async function openResponse(
             `service refused (HTTP ${statusCode}) ${where}${firstLine ? `: ${firstLine}` : ''}`,
             secrets,
           ),
-          { status: statusCode, url: where },
+          {
+            status: statusCode,
+            url: where,
+            ...(firstLine ? { detail: redactText(firstLine, secrets) } : {}),
+          },
         );
       }
       reason = `HTTP ${statusCode}${firstLine ? `: ${firstLine}` : ''}`;

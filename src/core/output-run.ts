@@ -1,12 +1,11 @@
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { decoderFor, wireTotal } from './body.js';
 import type { CutTracker } from './cut-tracker.js';
 import { marketZone } from './dates.js';
 import { MdgetError } from './errors.js';
 import { forwardTo } from './forward-to.js';
-import { openResponse } from './http.js';
+import { type BodySource, openBody } from './open-body.js';
 import { closingBytes, newOutputState, type OutputState } from './output-state.js';
 import { type Continuation, describePlan, endpointOf, type PlannedRequest } from './planned-request.js';
 import { outputColumns } from './record-shapes.js';
@@ -15,14 +14,13 @@ import { ResponseTransform } from './response-transform.js';
 import { pickColumns } from './row-rewrite.js';
 import type { BatchOptions, PlanEvent, RequestResult, RunDeps } from './run-types.js';
 import { continuationWindow } from './series.js';
-import { type BodySource, Spools } from './spools.js';
+import { Spools } from './spools.js';
 import { toMdgetError } from './to-mdget-error.js';
 import { copyGzipPrefix } from './update.js';
-import { atomicFileSink, type Sink, writeTo } from './writers/atomic-file.js';
+import { type Sink, writeTo } from './writers/atomic-file.js';
 import { gzipped, gzipSink } from './writers/gzip-sink.js';
+import { openSink } from './writers/open-sink.js';
 import { markProvisional } from './writers/provisional.js';
-import { stdoutSink } from './writers/stdout.js';
-import { directSink, writtenPath } from './writers/targets.js';
 
 /** The requests that write one output (a file, or `-`), in the order their bytes go out. */
 export interface OutputGroup {
@@ -95,16 +93,13 @@ async function runOutputOnce(
   const gzip = gzipped(group.target, options.gzip);
   let sink: Sink;
   try {
-    sink =
-      group.target === '-'
-        ? stdoutSink(deps.stdout)
-        : group.special
-          ? await directSink(group.target)
-          : await atomicFileSink(await writtenPath(group.target), {
-              fsync: options.fsync ?? true,
-              // a gzip file cannot be cut in place: its kept rows are recompressed below
-              ...(group.keepBytes === undefined || gzip ? {} : { keepBytes: group.keepBytes }),
-            });
+    sink = await openSink(group.target, {
+      stdout: deps.stdout,
+      special: group.special ?? false,
+      fsync: options.fsync ?? true,
+      // a gzip file cannot be cut in place: its kept rows are recompressed below
+      ...(group.keepBytes === undefined || gzip ? {} : { keepBytes: group.keepBytes }),
+    });
   } catch (error) {
     return toMdgetError(error);
   }
@@ -135,7 +130,7 @@ async function runOutputOnce(
   const spools = new Spools<OutputItem>(
     spoolDir,
     Math.min(options.concurrency, 16) - 1,
-    (item, signal) => openBody(item.plan, { ...deps, signal }),
+    (item, signal) => openBody(item.plan.url, { ...deps, signal }),
     (item, bytes, source) => progress(deps, run, item, group.target, source, bytes, 0, false),
     deps.signal,
   );
@@ -171,7 +166,7 @@ async function writeOutput(
     const { plan, result } = item;
     const started = Date.now();
     try {
-      const body = spools.bodyFor(items, index) ?? (() => openBody(plan, deps));
+      const body = spools.bodyFor(items, index) ?? (() => openBody(plan.url, deps));
       const transform = await fetchInto(item, body, sink, output, options, deps, run);
       await spools.done(item);
       result.rows = transform.rows;
@@ -317,19 +312,6 @@ function progress(
     done,
     ...(status ? { status } : {}),
   });
-}
-
-/** Sends the request and returns its body with the content-encoding undone. */
-async function openBody(plan: PlannedRequest, deps: RunDeps): Promise<BodySource> {
-  deps.onRequest?.(redactUrl(plan.url));
-  const response = await openResponse(plan.url, deps);
-  const decoder = decoderFor(response.headers);
-  const total = wireTotal(response.headers);
-  return {
-    stages: decoder ? [response.body, decoder] : [response.body],
-    wire: response.received,
-    ...(total === undefined ? {} : { wireTotal: total }),
-  };
 }
 
 async function fetchInto(

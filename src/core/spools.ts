@@ -1,16 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { type FileHandle, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough, type Readable, type Transform } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-
-/** A response body ready to read: its (decoded) stages and the progress total. */
-export interface BodySource {
-  stages: (Readable | Transform)[];
-  /** Bytes on the wire so far, and their total when the response gave a Content-Length. */
-  wire: () => number;
-  wireTotal?: number;
-}
+import type { BodySource } from './open-body.js';
 
 /**
  * Bodies of one output fetched ahead of their turn, so its requests overlap on the network while their

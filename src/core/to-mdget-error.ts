@@ -1,4 +1,4 @@
-import { isMdgetError, MdgetError } from './errors.js';
+import { interruptedError, isMdgetError, MdgetError } from './errors.js';
 import { errorCode, isAbort, networkError } from './http.js';
 import { redactText, redactUrl } from './redact.js';
 
@@ -14,7 +14,7 @@ export function toMdgetError(
   secrets: readonly (string | undefined)[] = [],
 ): MdgetError {
   if (isMdgetError(error)) return error;
-  if (isAbort(error)) return new MdgetError('MDGET_ABORTED', 'interrupted', { cause: error });
+  if (isAbort(error)) return interruptedError(error);
   if (url) {
     const code = errorCode(error);
     if (code.startsWith('Z_') || code.startsWith('UND_ERR') || code.startsWith('ERR_STREAM_PREMATURE')) {
