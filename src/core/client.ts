@@ -190,16 +190,21 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
       });
       return find === undefined ? exchanges : findExchanges(exchanges, find);
     },
-    instruments: ({ exchange, signal, ...rest }) =>
-      runInstruments({ exchange, output: '-', format: 'ndjson', force: false, ...rest }, config, {
-        dispatcher,
-        retry: { ...DEFAULT_RETRY, retries: options.retries ?? DEFAULT_RETRY.retries },
-        limiter,
-        stdout: new PassThrough(),
-        secrets: [config.password],
-        ...options.listeners,
-        ...(signal ? { signal } : {}),
-      }),
+    instruments: ({ exchange, to, signal, ...rest }) =>
+      // a path is written as the CLI writes -o; a stream is where the CLI would write stdout
+      runInstruments(
+        { exchange, output: typeof to === 'string' ? to : '-', format: 'ndjson', force: false, ...rest },
+        config,
+        {
+          dispatcher,
+          retry: { ...DEFAULT_RETRY, retries: options.retries ?? DEFAULT_RETRY.retries },
+          limiter,
+          stdout: typeof to === 'string' ? new PassThrough() : to,
+          secrets: [config.password],
+          ...options.listeners,
+          ...(signal ? { signal } : {}),
+        },
+      ),
     close: async () => {
       await own?.close();
     },

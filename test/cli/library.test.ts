@@ -96,4 +96,31 @@ describe('the README library example', () => {
       }
     });
   });
+
+  it('instruments writes to a path or into a stream the caller reads, in full', async () => {
+    await withEmulator({}, async (emu) => {
+      const { createClient } = await import('../../src/index.js');
+      const client = createClient({
+        username: 'demo',
+        password: 'demo',
+        extrasUrl: emu.urls.extras,
+        exchangesPath: emu.env.MDGET_EXCHANGES_PATH,
+        instrumentsUrl: emu.urls.instruments,
+      });
+      try {
+        const file = join(tempDir(), 'big.ndjson');
+        await client.instruments({ exchange: 'BIG', to: file });
+        const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+        expect(lines.length).toBeGreaterThan(1000); // far above a stream's 16 KiB buffer
+        const { PassThrough } = await import('node:stream');
+        const stream = new PassThrough();
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        await client.instruments({ exchange: 'BIG', to: stream });
+        expect(Buffer.concat(chunks).toString('utf8').trimEnd().split('\n')).toEqual(lines);
+      } finally {
+        await client.close();
+      }
+    });
+  });
 });
