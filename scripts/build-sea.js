@@ -12,6 +12,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { node24 } from './node24.js';
 
+/** As bin/mdget's shebang: no TurboFan recompilation of undici's parser (a peak-memory spike). */
+const EXEC_ARGV = ['--liftoff-only'];
+
 /** The ways `buildSea` can prepare start-up. */
 export const STARTUPS = ['code-cache', 'plain', 'snapshot'];
 
@@ -75,11 +78,11 @@ export async function buildSea({ node = node24(), startup = 'code-cache' } = {})
       disableExperimentalSEAWarning: true,
       useCodeCache: startup === 'code-cache',
       useSnapshot: startup === 'snapshot',
-      // as bin/mdget's shebang: no TurboFan recompilation of undici's parser (a peak-memory spike)
-      execArgv: ['--liftoff-only'],
+      execArgv: EXEC_ARGV,
     }),
   );
-  execFileSync(node, ['--experimental-sea-config', 'build/sea-config.json'], {
+  // The code cache is only accepted by a V8 with the same flags: build it under the binary's own.
+  execFileSync(node, [...EXEC_ARGV, '--experimental-sea-config', 'build/sea-config.json'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
