@@ -1,7 +1,7 @@
-import { normalize } from 'node:path';
 import { CutTracker } from './cut-tracker.js';
 import { marketZone } from './dates.js';
-import { interruptedError, MdgetError, usageError } from './errors.js';
+import { interruptedError, MdgetError } from './errors.js';
+import { plannedOutputs } from './output-groups.js';
 import {
   hasContractColumn,
   type OutputGroup,
@@ -9,73 +9,13 @@ import {
   type RunState,
   runOutput,
 } from './output-run.js';
-import { describePlan, type PlannedRequest } from './planned-request.js';
+import type { PlannedRequest } from './planned-request.js';
 import { redactUrl } from './redact.js';
-import { checkRewrites } from './row-rewrite.js';
 import type { BatchOptions, BatchResult, RequestResult, RunDeps } from './run-types.js';
 import { readResumePoint, resumeItems } from './update.js';
-import {
-  checkOutputPath,
-  expandTemplate,
-  isTemplate,
-  placeholdersOf,
-  type TemplateVars,
-} from './writers/destination.js';
 import { gzipped } from './writers/gzip-sink.js';
 import { isFinal } from './writers/provisional.js';
 import { prepareTarget, type TargetKind, targetKind } from './writers/targets.js';
-
-/**
- * The output of each request and the requests that share one (pure). Checked before any request (issue
- * 10): the path itself, a placeholder with no value for a request (`{end}` without --end), and two
- * requests a template tells apart landing in one file (`{symbol}` of `ES*1` and `ES_1`, or `..`).
- */
-export function groupByOutput(
-  plans: readonly PlannedRequest[],
-  options: Pick<BatchOptions, 'output' | 'format' | 'gzip'>,
-): Map<string, PlannedRequest[]> {
-  const { output } = options;
-  checkOutputPath(output);
-  const groups = new Map<string, PlannedRequest[]>();
-  if (!isTemplate(output)) {
-    groups.set(output, [...plans]);
-    return groups;
-  }
-  const used = placeholdersOf(output);
-  const base = options.format === 'raw' ? (plans[0]?.jsonBody ? 'json' : 'csv') : options.format;
-  // --gzip names the file: {ext} is csv.gz, unless the template writes .gz itself
-  const ext = options.gzip && !/\.gz$/i.test(output) ? `${base}.gz` : base;
-  const owners = new Map<string, { key: string; plan: PlannedRequest }>();
-  for (const plan of plans) {
-    const vars: TemplateVars = { symbol: plan.symbol, command: plan.command, ext };
-    if (plan.start) Object.assign(vars, { date: plan.start, start: plan.start });
-    if (plan.end) vars.end = plan.end;
-    for (const key of used) {
-      if (vars[key] === undefined)
-        throw usageError(`-o ${output}: {${key}} has no value for ${describePlan(plan)}: ${MISSING[key]}`);
-    }
-    const target = normalize(expandTemplate(output, vars));
-    const key = used.map((name) => vars[name]).join('\u0000');
-    const owner = owners.get(target);
-    if (owner && owner.key !== key) {
-      throw usageError(
-        `-o ${output}: ${describePlan(owner.plan)} and ${describePlan(plan)} would both write ${target}; use placeholders that tell them apart`,
-      );
-    }
-    owners.set(target, { key, plan });
-    const list = groups.get(target) ?? [];
-    list.push(plan);
-    groups.set(target, list);
-  }
-  return groups;
-}
-
-/** What to give for a placeholder that has no value. */
-const MISSING: Record<string, string> = {
-  date: 'give --start (or --date)',
-  start: 'give --start',
-  end: 'give --end',
-};
 
 /**
  * Runs the planned requests: outputs are checked for clobbering and their directories created before the
@@ -88,8 +28,7 @@ export async function runBatch(
   options: BatchOptions,
   deps: RunDeps,
 ): Promise<BatchResult> {
-  checkRewrites(plans, options);
-  const groups: OutputGroup[] = [...groupByOutput(plans, options)].map(([target, list]) => ({
+  const groups: OutputGroup[] = [...plannedOutputs(plans, options)].map(([target, list]) => ({
     target,
     items: list.map((plan) => ({
       plan,

@@ -98,3 +98,49 @@ describe('output errors are found before any request, with one line naming -o', 
     });
   });
 });
+
+describe('--dry-run refuses the output errors the run refuses (exit 2), not what the file system holds', () => {
+  it.each([
+    [[...TICKS, '-o', ''], /^mdget: -o '': give a file name/],
+    [[...TICKS, '-o', 'newdir/'], /^mdget: -o newdir\/: names a directory/],
+    [[...TICKS, '-o', 'x/{sym}.csv'], /^mdget: -o x\/\{sym\}\.csv: unknown placeholder \{sym\}/],
+    [
+      ['eod', 'AAPL', '--start', '2025-03-10', '-o', 'e-{end}.csv'],
+      /^mdget: -o e-\{end\}\.csv: \{end\} has no value .*give --end/,
+    ],
+    [
+      ['ticks', 'ES*1', 'ES_1', '--start', '2025-03-13', '-o', '{symbol}.csv'],
+      /^mdget: -o \{symbol\}\.csv: .* would both write ES_1\.csv/,
+    ],
+  ])('%j --dry-run → exit 2, no request', async (args, message) => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      const refused = await runCli([...args, '--dry-run'], { env: emu.env, cwd: dir });
+      expect([refused.code, refused.stdout, refused.stderr.split('\n').length]).toEqual([2, '', 2]);
+      expect(refused.stderr).toMatch(message);
+      expect(emu.requests).toHaveLength(0);
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  });
+
+  it('a path error is a usage error before the configuration is read: exit 2 without any service set', async () => {
+    const refused = await runCli([...TICKS, '-o', 'x/{sym}.csv', '--dry-run'], { env: {} });
+    expect([refused.code, refused.stderr.split('\n').length]).toEqual([2, 2]);
+    expect(refused.stderr).toMatch(/^mdget: -o x\/\{sym\}\.csv: unknown placeholder/);
+  });
+
+  it('an existing file or directory does not fail a dry run: nothing is written, the run decides', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'AAPL.csv'), 'old\n');
+      mkdirSync(join(dir, 'existing'));
+      for (const output of ['AAPL.csv', '{symbol}.csv', 'existing']) {
+        const dry = await runCli([...TICKS, '-o', output, '--dry-run'], { env: emu.env, cwd: dir });
+        expect([dry.code, dry.stdout.split('\n').length]).toEqual([0, 2]);
+      }
+      expect(emu.requests).toHaveLength(0);
+      expect(readFileSync(join(dir, 'AAPL.csv'), 'utf8')).toBe('old\n');
+      expect((await runCli([...TICKS, '-o', 'AAPL.csv'], { env: emu.env, cwd: dir })).code).toBe(6);
+    });
+  });
+});

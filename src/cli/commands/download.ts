@@ -16,10 +16,10 @@ import { futuresOptionsCommand } from '../../core/commands/futures-options.js';
 import { minutesCommand } from '../../core/commands/minutes.js';
 import { ticksCommand } from '../../core/commands/ticks.js';
 import { usageError } from '../../core/errors.js';
+import { plannedOutputs } from '../../core/output-groups.js';
 import { windowTimes } from '../../core/plan-times.js';
 import type { PlannedRequest } from '../../core/planned-request.js';
 import { redactText, redactUrl } from '../../core/redact.js';
-import { checkRewrites } from '../../core/row-rewrite.js';
 import type { RunDeps } from '../../core/run-types.js';
 import { commandSpec, type DownloadName } from '../command-table.js';
 import { configFrom, type RunContext } from '../context.js';
@@ -75,7 +75,8 @@ export async function runDownloadCommand<N extends DownloadName>(
   const plans = planDownload(command, options, { config, now: ctx.now });
   const batch = batchOptionsOf(command, options, config);
   if (flags.dryRun) {
-    checkRewrites(plans, batch); // what the run would refuse, --dry-run refuses too (exit 2)
+    // the run's own checks before any request (exit 2); what the file system says is left to the run
+    plannedOutputs(plans, batch);
     await printPlans(plans, options.sourceTimeZone, Boolean(flags.quiet), ctx);
     return;
   }

@@ -12,6 +12,7 @@ import type { PlannedRequest } from '../planned-request.js';
 import type { ExtraParams } from '../request-builders.js';
 import type { BatchOptions, BatchResult, RunDeps } from '../run-types.js';
 import { assertTimeZone } from '../time-zones.js';
+import { checkOutputPath } from '../writers/destination.js';
 import type { PlanContext } from './plans.js';
 
 /** How a download's outputs are written and its plan shaped; everything but the symbols has a default. */
@@ -85,6 +86,8 @@ export function checkDownload<O extends DownloadOptions>(command: DownloadComman
   if (options.symbols.length === 0) throw usageError(`${command.name}: no symbols given`);
   if (options.skipExisting && options.force)
     throw usageError('--skip-existing and --force exclude each other');
+  // the path alone (empty, a directory, an unknown placeholder): before the configuration is read
+  if (options.output !== undefined) checkOutputPath(options.output);
   if (
     options.concurrency !== undefined &&
     !(Number.isInteger(options.concurrency) && options.concurrency >= 1)
