@@ -158,7 +158,7 @@ async function batch() {
     const start = '2025-02-03';
     const end = new Date(Date.UTC(2025, 1, 3 + SIZE.batchDays)).toISOString().slice(0, 10);
     const args = ['ticks', ...symbols, '--start', start, '--end', end];
-    const planned = execFileSync(BIN, [...args, '--dry-run'], { env: { ...process.env, ...emu.env } })
+    const planned = execFileSync(BIN, [...args, '--dry-run', '--quiet'], { env: { ...process.env, ...emu.env } })
       .toString()
       .trim()
       .split('\n');
