@@ -59,9 +59,8 @@ export const CONFIG_OPTIONS = [
 
 const REQUEST = ['param', 'symbols-file', 'shard'] as const satisfies readonly OptionName[];
 const SERIES_REQUEST = ['window', 'max-rows'] as const satisfies readonly OptionName[];
-const OUTPUT = [
-  'output',
-  'format',
+/** The output options after `-o` and `--format` (futopts has a `--format` of its own). */
+const OUTPUT_REST = [
   'no-header',
   'columns',
   'utc',
@@ -71,6 +70,7 @@ const OUTPUT = [
   'force',
   'skip-existing',
 ] as const satisfies readonly OptionName[];
+const OUTPUT = ['output', 'format', ...OUTPUT_REST] as const satisfies readonly OptionName[];
 const OUTPUT_TAIL = ['no-fsync', 'temp-dir', 'report', 'dry-run'] as const satisfies readonly OptionName[];
 const NETWORK = ['concurrency', 'retries', 'timeout', 'rate'] as const satisfies readonly OptionName[];
 const MESSAGES = ['progress', 'quiet', 'verbose'] as const satisfies readonly OptionName[];
@@ -191,11 +191,21 @@ export const COMMANDS = [
     section: 'download',
     summary: 'futures-options end-of-day data (futuresoptions)',
     about:
-      'Futures-options end-of-day data per root; further parameters through `--param`. With `--json` the service JSON is streamed through unchanged.',
+      'Futures-options end-of-day data per root; further parameters through `--param`. With `--json` the service JSON is streamed through unchanged (`--format json`, its default, or `raw`).',
     endpoint: '`futuresoptions`; `--json` `futuresoptions/json` (futures-options base URL)',
     args: [{ name: 'root', variadic: true, help: 'futures roots, e.g. ZC CL (or `--symbols-file`)' }],
     params: futuresOptionsParams,
-    options: listOptions(['username', 'password-stdin', 'futures-options-url', 'env-file']),
+    // its --format defaults to json with --json
+    options: [
+      ...REQUEST,
+      'output',
+      'futopts-format',
+      ...OUTPUT_REST,
+      ...OUTPUT_TAIL,
+      ...NETWORK,
+      ...(['username', 'password-stdin', 'futures-options-url', 'env-file'] as const),
+      ...MESSAGES,
+    ],
     accepts: NOT_SERIES,
     examples: ['mdget futopts ZC --date 2025-03-13', 'mdget futopts ZC CL --json -o "fo-{symbol}.json"'],
   },

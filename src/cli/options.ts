@@ -51,7 +51,7 @@ export const OPTIONS = {
     value: 'key=value',
     repeatable: true,
     group: 'request',
-    help: 'any other query parameter, passed through unchanged (repeatable)',
+    help: 'any other query parameter, sent as given (repeatable); not the credentials, the symbols or roots (give them as arguments), nor one a flag sets',
   },
   'symbols-file': {
     value: 'path',
@@ -99,6 +99,14 @@ export const OPTIONS = {
     choices: ['csv', 'raw', 'ndjson', 'json'],
     group: 'output',
     help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record',
+    defaultText: 'csv',
+  },
+  'futopts-format': {
+    flag: 'format',
+    value: 'csv|raw|ndjson|json',
+    choices: ['csv', 'raw', 'ndjson', 'json'],
+    group: 'output',
+    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; with `--json`, json or raw only',
     defaultText: 'csv; json with `--json`',
   },
   'no-header': { group: 'output', help: 'csv without its header row' },
@@ -274,7 +282,7 @@ export const OPTIONS = {
   progress: {
     negatable: true,
     group: 'messages',
-    help: 'progress bars on stderr',
+    help: 'progress on stderr: an overall line and one per download on a terminal, a plain line every 2 s otherwise',
     defaultText: 'only when stderr is a terminal',
   },
   quiet: { short: 'q', group: 'messages', help: 'nothing on stderr but errors' },
