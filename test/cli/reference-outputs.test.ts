@@ -88,4 +88,20 @@ describe.runIf(process.platform === 'linux')('reference -o on special files', ()
       expect(readdirSync(dir)).toEqual(['pipe']);
     });
   });
+
+  it.each([
+    [['exchanges', '-o', ''], "-o '': give a file name"],
+    [['exchanges', '-o', 'lists/', '--dry-run'], '-o lists/: names a directory'],
+    [['instruments', 'CME', '-o', 'x/'], '-o x/: names a directory'],
+    [['instruments', 'CME', '--format', 'sqlite', '-o', '', '--dry-run'], "-o '': give a file name"],
+  ])('%j: a malformed -o is a usage error before any request, in a dry run too', async (args, message) => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      const refused = await runCli(args, { env: emu.env, cwd: dir });
+      expect([refused.code, refused.stdout]).toEqual([2, '']);
+      expect(refused.stderr.split('\n')).toEqual([expect.stringContaining(`mdget: ${message}`), '']);
+      expect(emu.requests).toEqual([]);
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  });
 });

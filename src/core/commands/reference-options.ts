@@ -6,6 +6,7 @@ import type { ProfileTable } from '../reference/profile-tables.js';
 import type { SqliteCounts } from '../reference/sqlite-writer.js';
 import type { TableStreamFormat } from '../reference/table-writers.js';
 import type { ProgressEvent } from '../run-types.js';
+import { checkOutputPath } from '../writers/destination.js';
 
 /** Output formats of `exchanges`: the typed list rendered, or `xml`, the service's (decoded) bytes unchanged. */
 export type ExchangesOutputFormat = ExchangesFormat | 'xml';
@@ -79,8 +80,12 @@ export interface InstrumentsResult extends ReferenceResult {
   exchange: Exchange;
 }
 
-/** Throws MDGET_USAGE for option sets no writer can honour: sqlite to stdout, `table` outside csv. */
+/**
+ * Throws MDGET_USAGE for option sets no writer can honour: an empty `-o` or one ending in `/` (as for a
+ * download, so --dry-run refuses it too), sqlite to stdout, `table` outside csv.
+ */
 export function checkTablesOptions(options: TablesOptions): void {
+  checkOutputPath(options.output);
   if (options.format === 'sqlite' && options.output === '-') {
     throw usageError('--format sqlite needs -o <file>: a database cannot be written to stdout');
   }
@@ -91,8 +96,9 @@ export function checkTablesOptions(options: TablesOptions): void {
   }
 }
 
-/** Throws MDGET_USAGE when `find` is combined with `xml`, whose bytes go out unchanged and unfiltered. */
+/** Throws MDGET_USAGE for a malformed `-o`, or `find` with `xml`, whose bytes go out unchanged and unfiltered. */
 export function checkExchangesOptions(options: ExchangesOptions): void {
+  checkOutputPath(options.output);
   if (options.find !== undefined && options.format === 'xml') {
     throw usageError(
       '--find cannot filter --format xml (the service bytes pass through): use csv, json or ndjson',
