@@ -154,7 +154,7 @@ async function resumeGroup(group: OutputGroup, options: BatchOptions): Promise<b
     trend: first.trend,
     contract: hasContractColumn(group),
     ...(options.columns ? { columns: options.columns } : {}),
-    sourceZone: options.sourceTimeZone ?? marketZone(first.symbol),
+    sourceZone: options.sourceTimeZone ?? first.zone ?? marketZone(first.symbol),
   }).catch((error: unknown) => {
     throw new MdgetError('MDGET_IO', `--update cannot read ${group.target}: ${(error as Error).message}`);
   });

@@ -344,7 +344,7 @@ async function fetchInto(
       ? {
           timeZone: {
             target: options.timeZone,
-            source: options.sourceTimeZone ?? marketZone(plan.symbol),
+            source: options.sourceTimeZone ?? plan.zone ?? marketZone(plan.symbol),
             order: plan.series?.order ?? 'asc',
           },
         }

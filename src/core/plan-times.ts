@@ -9,7 +9,7 @@ import { utcOfWallTime } from './time-zones.js';
 export function windowTimes(plan: PlannedRequest, sourceZone?: string): string | undefined {
   const window = plan.series?.window;
   if (!window || (!window.start && !window.end)) return undefined;
-  const zone = sourceZone ?? marketZone(plan.symbol);
+  const zone = sourceZone ?? plan.zone ?? marketZone(plan.symbol);
   const market = (time: Date | undefined) => (time ? time.toISOString().slice(0, 16).replace('T', ' ') : '…');
   const utc = (time: Date | undefined) =>
     time ? `${utcOfWallTime(time, zone, 'earlier').toISOString().slice(0, 16)}Z` : '…';

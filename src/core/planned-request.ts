@@ -8,6 +8,8 @@ export interface PlannedRequest {
   command: string;
   /** Symbol, root or comma list the request is for. */
   symbol: string;
+  /** The market's zone when the symbol alone does not tell it (a nearby root such as ES is a future). */
+  zone?: string;
   /** YYYY-MM-DD labels of the request's window, for templates and the report. */
   start?: string;
   end?: string;

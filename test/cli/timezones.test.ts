@@ -196,6 +196,14 @@ describe('offset dates in --start and --end', () => {
       '20250313103000',
       '20250313104500',
     ],
+    // a nearby root looks like an equity ticker, but the endpoint serves futures: Central
+    [
+      ['minutes', 'ES', '--nearby'],
+      '2025-03-13T14:30:00Z',
+      '2025-03-13T14:33:00Z',
+      '20250313093000',
+      '20250313093300',
+    ],
   ])(
     '%j %s → the market wall clock the emulator receives',
     async (command, start, end, sentStart, sentEnd) => {
@@ -206,6 +214,18 @@ describe('offset dates in --start and --end', () => {
       });
     },
   );
+
+  it('nearby minutes of a root (ES) convert from Central, not from the equity rule', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const args = ['minutes', 'ES', '--nearby', '--start', '2025-03-13T09:30', '--end', '2025-03-13T09:32'];
+      const result = await mdget(emu, [...args, '--utc']);
+      expect(result.code).toBe(0);
+      expect(rows(result.stdout).map((line) => line.split(',')[2])).toEqual([
+        '2025-03-13T14:30:00Z',
+        '2025-03-13T14:31:00Z',
+      ]);
+    });
+  });
 
   it('with --source-tz the instant becomes the wall clock of that zone, which --dry-run shows as the same instant', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {

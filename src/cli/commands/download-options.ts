@@ -11,7 +11,7 @@ import type { EventsOptions } from '../../core/commands/events.js';
 import type { FuturesOptionsOptions } from '../../core/commands/futures-options.js';
 import type { MinutesOptions } from '../../core/commands/minutes.js';
 import type { TicksOptions } from '../../core/commands/ticks.js';
-import { marketZone, parseDateInput } from '../../core/dates.js';
+import { CENTRAL, marketZone, parseDateInput } from '../../core/dates.js';
 import { usageError } from '../../core/errors.js';
 import {
   eodParams,
@@ -107,8 +107,12 @@ export function paramsFrom<T extends readonly ParamSpec[]>(
  * The zone dates are read in: the service's (--source-tz, which it also reads requests in, spec §1.2), else
  * the first symbol's market zone. An offset date becomes this zone's wall clock; `today` is its date.
  */
-function zoneOf(flags: { sourceTz?: string | undefined }, input: MapperInput): string {
-  if (flags.sourceTz === undefined) return marketZone(input.symbols[0] ?? '');
+function zoneOf(
+  flags: { sourceTz?: string | undefined; nearby?: boolean | undefined },
+  input: MapperInput,
+): string {
+  // nearby minutes take futures roots (ES), which the symbol rule would read as equities
+  if (flags.sourceTz === undefined) return flags.nearby ? CENTRAL : marketZone(input.symbols[0] ?? '');
   assertTimeZone(flags.sourceTz, '--source-tz'); // before a date is read in it (else Intl's RangeError)
   return flags.sourceTz;
 }

@@ -7,7 +7,7 @@ import {
   type Window,
 } from '../chunks.js';
 import type { Config } from '../config.js';
-import { isoDay, marketZone, todayIn, type WallTime, wallClockIn } from '../dates.js';
+import { CENTRAL, isoDay, marketZone, todayIn, type WallTime, wallClockIn } from '../dates.js';
 import { usageError } from '../errors.js';
 import type { PlannedRequest } from '../planned-request.js';
 import {
@@ -59,13 +59,13 @@ function windowLabels(window: Partial<Window>): { start?: string; end?: string }
 }
 
 /** True when a window reaches past the data cut-off: now on the market's wall clock (issue 8). */
-function isProvisional(window: SeriesWindow, symbol: string, ctx: PlanContext): boolean {
+function isProvisional(window: SeriesWindow, zone: string, ctx: PlanContext): boolean {
   if (!window.end) return true;
   // No zone's clock is more than 12 h behind UTC (offsets run from -12:00 to +14:00): an end older than
   // that is past everywhere, and the zone's formatter, whose first use costs ~100 ms of ICU loading
   // (start-up, issue 9), is not needed.
   if (window.end.getTime() <= ctx.now.getTime() - ANY_ZONE_BEHIND_MS) return false;
-  return window.end.getTime() > wallClockIn(marketZone(symbol), ctx.now).getTime();
+  return window.end.getTime() > wallClockIn(zone, ctx.now).getTime();
 }
 
 type Build = (window: SeriesWindow) => URL;
@@ -82,7 +82,12 @@ function seriesPlan(
     ...base,
     ...windowLabels(window),
     url: build(window),
-    series: { ...series, window, rebuild: build, provisional: isProvisional(window, base.symbol, ctx) },
+    series: {
+      ...series,
+      window,
+      rebuild: build,
+      provisional: isProvisional(window, base.zone ?? marketZone(base.symbol), ctx),
+    },
   };
 }
 
@@ -142,7 +147,9 @@ export function planMinutes(
   return symbols.flatMap((symbol) => {
     const build: Build = (window) =>
       builder(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
-    const base = { kind, command: 'minutes', symbol, trend: params.trend ?? false };
+    // nearby minutes take futures roots (ES), which the symbol rule would read as equities
+    const zone = variant === 'nearby' ? CENTRAL : marketZone(symbol);
+    const base = { kind, command: 'minutes', symbol, zone, trend: params.trend ?? false };
     const series = { order, resolution: 'minute' as const, filterEnd: true, ...limitOf(params.maxrecords) };
     if (params.maxrecords !== undefined) {
       // As asked: maxrecords picks the first (or last) N of the range the service resolves (spec §1.6, §5).
@@ -152,7 +159,7 @@ export function planMinutes(
       };
       return [seriesPlan(base, window, series, build, ctx)];
     }
-    const range = resolveDayRange(params.start, params.end, () => todayIn(marketZone(symbol), ctx.now));
+    const range = resolveDayRange(params.start, params.end, () => todayIn(zone, ctx.now));
     const rowsPerDay = sessionMinutes(symbol, variant) / (params.interval ?? 1);
     const windows = planWindows(range, ctx.windowMs ?? windowMs(rowsPerDay, ctx.maxRows));
     if (order === 'desc') windows.reverse();
