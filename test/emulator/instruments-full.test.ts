@@ -179,11 +179,12 @@ describe('emulator: BIG instruments in the full schema (instrumentsSchema=full)'
   });
 
   it('measures a Content-Length body in a first pass instead of holding it (transfer=length)', async () => {
-    const options = { instrumentsSchema: 'full', instrumentsBigCount: 50_000, transfer: 'length' } as const;
+    const options = { instrumentsSchema: 'full', instrumentsBigCount: 200_000, transfer: 'length' } as const;
     await withEmulator(options, async (emu) => {
       const { bytes, entries, length, peakMiB } = await streamBig(bigUrl(emu));
-      expect([entries, length]).toEqual([50_000, String(bytes)]);
-      expect(peakMiB).toBeLessThan(40);
+      expect([entries, length]).toEqual([200_000, String(bytes)]);
+      // as above: garbage not yet collected counts, so only a file four times the bound tells holding apart
+      expect(peakMiB).toBeLessThan(150);
     });
   });
 
