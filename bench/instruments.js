@@ -7,12 +7,13 @@
 //   BENCH_ENTRIES=n     entries in the file (default 200000)
 //   BENCH_NODE=path     the Node that runs mdget (default: this one), e.g. $(node scripts/node24.js)
 //   --json [file]       also write every figure as JSON (default bench/instruments.json)
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../dist/emulator/index.js';
+import { median, q, timer } from './timing.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 200_000);
@@ -25,34 +26,9 @@ const JSON_FILE =
 const BIN = fileURLToPath(new URL('../bin/mdget', import.meta.url));
 const FORMATS = ['ndjson', 'csv', 'json', 'sqlite'];
 
-if (!existsSync('/usr/bin/time')) throw new Error('this bench needs GNU time at /usr/bin/time');
 if (spawnSync('sh', ['-c', 'command -v jq']).status !== 0) throw new Error('this bench needs jq');
-const q = (s) => `'${s.replaceAll("'", "'\\''")}'`;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const dir = mkdtempSync(join(tmpdir(), 'mdget-bench-instruments-'));
-
-/** Runs one shell line under /usr/bin/time: wall seconds, CPU seconds and peak RSS (MiB). */
-async function timed(line, env = {}) {
-  const marker = join(dir, 'time.txt');
-  const child = spawn(
-    'bash',
-    ['--norc', '--noprofile', '-o', 'pipefail', '-c', `/usr/bin/time -o ${marker} -f '%e %U %S %M' ${line}`],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const status = await new Promise((resolve) => child.on('close', resolve));
-  if (status !== 0) throw new Error(`failed (${status}): ${line}\n${stderr}`);
-  const [wall, user, sys, rss] = readFileSync(marker, 'utf8')
-    .trim()
-    .split('\n')
-    .at(-1)
-    .split(/\s+/)
-    .map(Number);
-  return { seconds: wall, cpu: user + sys, rssMiB: rss / 1024 };
-}
+const timed = timer(dir);
 
 const emu = await startEmulator({
   instrumentsSchema: 'full',
@@ -72,7 +48,7 @@ try {
     { label: "jq -c '.[]' file > /dev/null", line: `jq -c '.[]' ${json} > /dev/null` },
     ...FORMATS.map((format) => ({
       label: `mdget instruments --format ${format}`,
-      line: `${q(NODE)} ${BIN} instruments BIG --no-progress --force -q --format ${format} -o ${join(dir, `out.${format}`)}`,
+      line: `${q(NODE)} --liftoff-only ${BIN} instruments BIG --no-progress --force -q --format ${format} -o ${join(dir, `out.${format}`)}`,
       env: emu.env,
     })),
   ];

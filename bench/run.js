@@ -6,12 +6,13 @@
 //   BENCH_QUICK=1    smaller inputs and one run: under a minute
 //   BENCH_RUNS=n     runs per row (default 3)
 //   --json [file]    also write every figure as JSON (default bench/results.json)
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../dist/emulator/index.js';
+import { median, q, timer } from './timing.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));
@@ -30,34 +31,9 @@ const SIZE = {
 const BIN = fileURLToPath(new URL('../bin/mdget', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-undici.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mdget-bench-'));
+const timed = timer(dir);
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-if (!existsSync('/usr/bin/time')) throw new Error('npm run bench needs GNU time at /usr/bin/time');
-const q = (s) => `'${s.replaceAll("'", "'\\''")}'`;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const results = [];
-
-/** Runs one shell line under /usr/bin/time: wall seconds, CPU seconds and peak RSS (MiB) of the command. */
-async function timed(line, env = {}) {
-  const marker = join(dir, 'time.txt');
-  const child = spawn(
-    'bash',
-    ['--norc', '--noprofile', '-o', 'pipefail', '-c', `/usr/bin/time -o ${marker} -f '%e %U %S %M' ${line}`],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  const status = await new Promise((resolve) => child.on('close', resolve));
-  if (status !== 0) throw new Error(`failed (${status}): ${line}\n${stderr}`);
-  const [wall, user, sys, rss] = readFileSync(marker, 'utf8')
-    .trim()
-    .split('\n')
-    .at(-1)
-    .split(/\s+/)
-    .map(Number);
-  return { seconds: wall, cpu: user + sys, rssMiB: rss / 1024 };
-}
 
 /**
  * Measures a group: the baseline and each row RUNS times, interleaved. `better` is 'faster' (ratio =
@@ -158,7 +134,9 @@ async function batch() {
     const start = '2025-02-03';
     const end = new Date(Date.UTC(2025, 1, 3 + SIZE.batchDays)).toISOString().slice(0, 10);
     const args = ['ticks', ...symbols, '--start', start, '--end', end];
-    const planned = execFileSync(BIN, [...args, '--dry-run', '--quiet'], { env: { ...process.env, ...emu.env } })
+    const planned = execFileSync(BIN, [...args, '--dry-run', '--quiet'], {
+      env: { ...process.env, ...emu.env },
+    })
       .toString()
       .trim()
       .split('\n');

@@ -2,7 +2,7 @@
  * The types of parsed flags, derived from the option and parameter tables: a flag mapper reads typed
  * values (no casts), and a flag added to a table shows up in the types of every command that takes it.
  */
-import type { CamelCase, ParamSpec } from '../core/params.js';
+import type { CamelCase, ParamSpec, ParamValue } from '../core/params.js';
 import type { COMMANDS, CONFIG_OPTIONS, CommandName } from './command-table.js';
 import type { OPTIONS, OptionName } from './options.js';
 
@@ -38,20 +38,9 @@ export type OptionFlags<N extends OptionName> = {
   [K in N as FlagKey<LongFlag<K>>]?: OptionValue<Spec<K>>;
 };
 
-/** A query parameter as a flag: dates stay text until the symbol's zone is known. */
-type ParamFlagValue<S extends ParamSpec> = S extends { kind: 'date' | 'string' }
-  ? string
-  : S extends { kind: 'int' }
-    ? number
-    : S extends { kind: 'flag' }
-      ? boolean
-      : S extends { choices: readonly (infer C)[] }
-        ? C
-        : string;
-
-/** The parsed values of a parameter table's flags. */
+/** The parsed values of a parameter table's flags: dates stay text until the symbol's zone is known. */
 export type ParamFlags<T extends readonly ParamSpec[]> = {
-  [S in T[number] as CamelCase<S['flag']>]?: ParamFlagValue<S>;
+  [S in T[number] as CamelCase<S['flag']>]?: ParamValue<S, string>;
 };
 
 type Entry<C extends CommandName> = Extract<(typeof COMMANDS)[number], { name: C }>;

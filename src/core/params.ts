@@ -202,9 +202,12 @@ export type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
   : S;
 
-/** The typed value of a row: dates as wall-clock times, ints as numbers, flags as booleans, choices as unions. */
-export type ParamValue<S extends ParamSpec> = S extends { kind: 'date' }
-  ? WallTime
+/**
+ * The typed value of a row: dates as wall-clock times (or `D`: the CLI's flags hold them as text until the
+ * zone is known), ints as numbers, flags as booleans, choices as unions.
+ */
+export type ParamValue<S extends ParamSpec, D = WallTime> = S extends { kind: 'date' }
+  ? D
   : S extends { kind: 'int' }
     ? number
     : S extends { kind: 'flag' }

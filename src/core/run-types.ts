@@ -4,8 +4,11 @@ import type { OutputFormat } from './output-state.js';
 
 /** How the outputs of a batch are written (cli.md common options). */
 export interface BatchOptions {
+  /** `-` is stdout; a path with {symbol}, {date}, … is a template. */
   output: string;
+  /** Default csv (futures options with `json`: json). */
   format: OutputFormat;
+  /** csv header row. */
   header: boolean;
   force: boolean;
   skipExisting: boolean;

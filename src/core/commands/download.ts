@@ -15,33 +15,12 @@ import { assertTimeZone } from '../time-zones.js';
 import { checkOutputPath } from '../writers/destination.js';
 import type { PlanContext } from './plans.js';
 
-/** How a download's outputs are written and its plan shaped; everything but the symbols has a default. */
-export interface DownloadOptions {
+/**
+ * How a download's outputs are written and its plan shaped; everything but the symbols has a default
+ * (batchOptionsOf): the batch's own options, each optional, and what shapes the plan.
+ */
+export interface DownloadOptions extends Partial<BatchOptions> {
   symbols: readonly string[];
-  /** `-` (default) is stdout; a path with {symbol}, {date}, … is a template. */
-  output?: string;
-  /** Default csv (futures options with `json`: json). */
-  format?: OutputFormat;
-  /** csv header row (default true). */
-  header?: boolean;
-  force?: boolean;
-  skipExisting?: boolean;
-  /** Parallel requests for separate outputs (default 4). */
-  concurrency?: number;
-  /** fsync files before the rename (default true). */
-  fsync?: boolean;
-  tempDir?: string;
-  /** Resume an existing file after its last rows (time series, a file output, a start). */
-  update?: boolean;
-  /** The server's row cap, when known (default: the configuration's MDGET_MAX_ROWS). */
-  maxRows?: number;
-  /** Timestamps rewritten as ISO 8601 in UTC or an IANA zone. */
-  timeZone?: 'utc' | string;
-  /** The zone the service's timestamps are in, when not the market's. */
-  sourceTimeZone?: string;
-  /** The csv columns to write, in order. */
-  columns?: readonly string[];
-  gzip?: boolean;
   /** Extra query parameters passed through unchanged. */
   extra?: ExtraParams;
   /** Length of the windows a long range is split into (time series). */
