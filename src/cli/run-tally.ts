@@ -1,15 +1,8 @@
 import type { PlanEvent, ProgressEvent } from '../core/run-types.js';
 
-/** One request whose body is coming in, as the progress display knows it. */
-export interface ActiveDownload {
-  id: number;
-  label: string;
-  output: string;
-  /** Decoded bytes so far. */
-  bytes: number;
-  wireBytes: number;
-  wireTotal?: number;
-  rows: number;
+/** One request whose body is coming in, as the progress display knows it: its last event's figures, and more. */
+export interface ActiveDownload
+  extends Pick<ProgressEvent, 'id' | 'label' | 'output' | 'bytes' | 'wireBytes' | 'wireTotal' | 'rows'> {
   startedMs: number;
   /**
    * More bytes decoded than received: a compressed body (gzip, deflate), whose decoded size nobody knows

@@ -200,12 +200,7 @@ async function writeOutput(
     const closing = closingBytes(output);
     if (closing) await writeTo(sink.stream, closing);
   } catch (error) {
-    if (sink.closed) {
-      run.stdoutClosed = true;
-      return undefined;
-    }
-    await sink.abort();
-    return toMdgetError(error);
+    return dropSink(error, sink, run);
   }
   const provisional = items.some((i) => i.plan.series?.provisional);
   const commit = finalize(group.special ? '-' : group.target, sink, provisional, run);
@@ -234,13 +229,18 @@ async function finalize(
     if (target !== '-') await markProvisional(target, provisional);
     return undefined;
   } catch (error) {
-    if (sink.closed) {
-      run.stdoutClosed = true;
-      return undefined;
-    }
-    await sink.abort();
-    return toMdgetError(error);
+    return dropSink(error, sink, run);
   }
+}
+
+/** After a failed write or commit: a closed stdout ends the run quietly; anything else drops the sink. */
+async function dropSink(error: unknown, sink: Sink, run: RunState): Promise<MdgetError | undefined> {
+  if (sink.closed) {
+    run.stdoutClosed = true;
+    return undefined;
+  }
+  await sink.abort();
+  return toMdgetError(error);
 }
 
 /** An output whose commit failed: its requests are failed in the report, and the failure returned. */
