@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { lazyChildProcessForCommander } from './esbuild-plugins.js';
 import { node24 } from './node24.js';
 
 /** As bin/mdget's shebang: no TurboFan recompilation of undici's parser (a peak-memory spike). */
@@ -25,22 +26,6 @@ const ENTRY = {
   'code-cache': `${RUN_MAIN}run();\n`,
   // The snapshot holds the heap after the bundle's top level ran at build time; main() runs at start-up.
   snapshot: `${RUN_MAIN}require('node:v8').startupSnapshot.setDeserializeMainFunction(run);\n`,
-};
-
-// commander requires child_process at load, for executable subcommands mdget does not have; loading it
-// (and dgram and net with it) costs every start a few ms. In the binary, commander gets a spawn that
-// requires child_process on first call instead.
-const lazyChildProcessForCommander = {
-  name: 'lazy-child-process-for-commander',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
-      loader: 'js',
-    }));
-  },
 };
 
 /** Builds `<root>/build/mdget` with the Node at `node` (default: the pinned Node 24); returns its path. */

@@ -1,11 +1,15 @@
-// The CLI as bin/mdget loads it: esbuild joins dist/cli/main.js and what it imports into a few ES modules,
-// commands still split into chunks loaded on demand. Start-up (issue 9): Node's ES module loader reads and
-// links every file on its own, ~40 of them for a --dry-run, and commander is CommonJS; one bundle halves
-// that work. Dependencies other than commander stay external: they load lazily and keep their own files.
-// The bundle sits two levels below the package root, as dist/cli/main.js does, so the paths main.js
-// resolves from import.meta.url (package.json) stay right. The library (dist/index.js) is not bundled.
+// The CLI as bin/mdget loads it: esbuild joins dist/cli/main.js and what it imports into one CommonJS file,
+// dist/cli-bundle/main.cjs. Start-up (issue 9): an ES module entry makes Node start its ES module loader,
+// which `node -e 0` never does, and `import ... from 'node:fs'` builds a facade that reads every export of
+// fs, loading Node's stream modules on a --help; a CommonJS file required by a CommonJS bin/mdget does
+// neither (bench/README.md, "Start-up"). Dependencies other than commander stay external and are loaded
+// when a command needs them (chalk is an ES module: import() from CommonJS). So does the emulator, an ES
+// module of dist/ that only `mdget emulator` loads. The bundle sits two levels below the package root, as
+// dist/cli/main.js does, so the paths resolved from import.meta.url (package.json) stay right. The library
+// (dist/index.js) is not bundled.
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { lazyChildProcessForCommander } from './esbuild-plugins.js';
 
 const root = new URL('..', import.meta.url);
 const { dependencies } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -14,19 +18,32 @@ const external = Object.keys(dependencies)
   .flatMap((name) => [name, `${name}/*`]);
 const outdir = new URL('dist/cli-bundle', root).pathname;
 
+/** `mdget emulator` imports dist/emulator/index.js, an ES module left as it is (path from the bundle). */
+const emulatorStaysOut = {
+  name: 'emulator-stays-out',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]emulator[\\/]index\.js$/ }, () => ({
+      path: '../emulator/index.js',
+      external: true,
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: [new URL('dist/cli/main.js', root).pathname],
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  outdir,
+  outfile: `${outdir}/main.cjs`,
   external,
-  // commander's CommonJS requires Node built-ins; an ES module has no `require` of its own
-  banner: {
-    js: "import { createRequire as mdgetRequire } from 'node:module';\nconst require = mdgetRequire(import.meta.url);",
-  },
+  // A CommonJS file has no import.meta: the sources' import.meta.url becomes the bundle's own URL.
+  banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__import_meta_url' },
+  // Less for V8 to scan at start-up; names stay, for readable stacks.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [lazyChildProcessForCommander, emulatorStaysOut],
   logLevel: 'warning',
 });

@@ -1,3 +1,5 @@
+import { fstatSync, writeSync } from 'node:fs';
+
 /** The colours mdget uses on stderr; a chalk instance is one. */
 export interface Colors {
   dim(text: string): string;
@@ -18,6 +20,11 @@ export interface Io {
   cwd: string;
   /** Colour only on a terminal and never with NO_COLOR (cli.md). */
   color: Colors;
+  /**
+   * Writes a short, complete text (help, version) to stdout at once, without building the stdout stream;
+   * returns the bytes left for `stdout` (none once written, or when the reader has gone).
+   */
+  writeStdoutSync?(text: string): Buffer;
 }
 
 const same = (text: string) => text;
@@ -25,19 +32,55 @@ const same = (text: string) => text;
 /** Text unchanged: what `color` is when colour is off. */
 export const NO_COLORS: Colors = { dim: same, red: same, bold: same, cyan: same, yellow: same };
 
-/** The real process's Io. Chalk is loaded only when stderr is a terminal that takes colour (start-up). */
+/** A terminal is a character device: a pipe or a file is known not to be one without building its stream. */
+function isCharacterDevice(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false; // closed
+  }
+}
+
+/**
+ * The real process's Io. Chalk is loaded only when stderr is a terminal that takes colour, and each of the
+ * three streams is made on first use: Node builds process.stdin, stdout and stderr lazily, loading its
+ * stream, net or tty modules for them, and `--help` needs only stdout (start-up, issue 9).
+ */
 export async function systemIo(): Promise<Io> {
-  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  const stderrIsTTY = isCharacterDevice(2) && Boolean(process.stderr.isTTY);
   const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
   const color = stderrIsTTY && !noColor ? new (await import('chalk')).Chalk({ level: 1 }) : NO_COLORS;
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    get stdoutIsTTY() {
+      return isCharacterDevice(1) && Boolean(process.stdout.isTTY);
+    },
     stderrIsTTY,
     env: process.env,
     cwd: process.cwd(),
     color,
+    writeStdoutSync,
   };
+}
+
+/** fs.writeSync to fd 1 until done; stops early where stdout would block, returning the rest. */
+function writeStdoutSync(text: string): Buffer {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(1, bytes, written);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') return Buffer.alloc(0); // `| head`: a normal end (cli.md)
+    if (code !== 'EAGAIN') throw error;
+  }
+  return bytes.subarray(written);
 }

@@ -31,6 +31,8 @@ function version(): string {
 /** argv in, exit status out: runs one command, maps any error to one redacted stderr line and a status. */
 export async function main(argv: readonly string[], io?: Io): Promise<number> {
   const streams = io ?? (await systemIo());
+  const answered = answerFromTables(argv, streams);
+  if (answered !== undefined) return answered;
   const controller = new AbortController();
   // Every request in flight listens to this one signal; --concurrency decides how many there are.
   setMaxListeners(0, controller.signal);
@@ -81,27 +83,44 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
 }
 
 /**
- * Runs argv. `mdget --help` and `--version` are answered from the tables; a command gets a program
- * holding it alone, so commander builds one command's options, not every command's (start-up, issue 9).
- * Anything else goes to the whole program, for commander's own errors and suggestions.
+ * `mdget`, `mdget --help` and `--version`, answered from the tables without commander, and on stdout
+ * without building its stream where it can (start-up, issue 9); undefined for anything else.
+ */
+function answerFromTables(argv: readonly string[], io: Io): number | undefined {
+  const [first, second] = argv;
+  if (first === undefined) {
+    io.stderr.write(topHelp(80));
+    return EXIT.usage;
+  }
+  let text: string;
+  if (first === '-h' || first === '--help' || (first === 'help' && second === undefined)) {
+    text = topHelp(io.stdoutIsTTY ? ((io.stdout as { columns?: number }).columns ?? 80) : 80);
+  } else if (first === '-V' || first === '--version') text = `${version()}\n`;
+  else return undefined;
+  let rest: Buffer;
+  try {
+    rest = io.writeStdoutSync ? io.writeStdoutSync(text) : Buffer.from(text);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    io.stderr.write(`mdget: cannot write standard output: ${code ?? message}\n`);
+    return exitCodeFor('MDGET_IO');
+  }
+  if (rest.length > 0) {
+    io.stdout.on('error', () => {}); // a reader that went away is a normal end (cli.md)
+    io.stdout.write(rest);
+  }
+  return EXIT.ok;
+}
+
+/**
+ * Runs argv: a command gets a program holding it alone, so commander builds one command's options, not
+ * every command's (start-up, issue 9). Anything else goes to the whole program, for commander's own
+ * errors and suggestions.
  */
 async function dispatch(argv: readonly string[], ctx: RunContext): Promise<number> {
   const [first, second] = argv;
-  const width = ctx.io.stdoutIsTTY ? ((ctx.io.stdout as { columns?: number }).columns ?? 80) : 80;
-  if (first === undefined) {
-    ctx.io.stderr.write(topHelp(80));
-    return EXIT.usage;
-  }
-  if (first === '-h' || first === '--help' || (first === 'help' && second === undefined)) {
-    ctx.io.stdout.write(topHelp(width));
-    return EXIT.ok;
-  }
-  if (first === '-V' || first === '--version') {
-    ctx.io.stdout.write(`${version()}\n`);
-    return EXIT.ok;
-  }
   const { buildProgram } = await import('./program.js');
-  const named = commandSpec(first === 'help' && second !== undefined ? second : first);
+  const named = commandSpec(first === 'help' && second !== undefined ? second : (first ?? ''));
   if (named && first === 'help') {
     await buildProgram(ctx, [named]).parseAsync([named.name, '--help'], { from: 'user' });
   } else {

@@ -29,7 +29,8 @@ describe('the npm package (release hygiene, issue 12)', () => {
         'README.md',
         'bin/mdget',
         'dist/cli/main.js',
-        'dist/cli-bundle/main.js',
+        'bin/package.json',
+        'dist/cli-bundle/main.cjs',
         'dist/index.d.ts',
         'dist/index.js',
         'package.json',
@@ -37,7 +38,9 @@ describe('the npm package (release hygiene, issue 12)', () => {
     );
     const unexpected = paths.filter(
       (path) =>
-        !/^(bin\/mdget|dist\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|package\.json)$/.test(path) ||
+        !/^(bin\/mdget|bin\/package\.json|dist\/.+\.(c?js|d\.ts)|README\.md|CHANGELOG\.md|package\.json)$/.test(
+          path,
+        ) ||
         /(^|\/)(test|tests|fixtures|__tests__)\/|\.test\.|(^|\/)\.env|\.npmrc|\.(pem|key|p12)$|secret/i.test(
           path,
         ),
