@@ -1,11 +1,28 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 // Issue 10: the help a person reads, and the small defects, each against the built binary.
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+/** A bash line with $MDGET set to the built CLI: its exit status, stdout and stderr. */
+function runShell(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['--norc', '--noprofile', '-c', line],
+      { env: { PATH: nodePath(), MDGET: BIN, NO_COLOR: '1' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
 describe.concurrent('mdget help', () => {
   it('mdget --help lists the commands by section and ends with every exit code', async () => {
     const run = await runCli(['--help']);
@@ -50,6 +67,19 @@ describe.concurrent('mdget help', () => {
       expect(run.stdout).not.toMatch(/--username|--password-stdin|--historical-url|--futures-options-url/);
       expect(run.stdout).toMatch(/--report <path>[\s\S]*--dry-run/);
     }
+  });
+
+  it('--help and --version go straight to stdout: a closed reader is exit 0, a full disk exit 6 with one line', async () => {
+    const sh = (line: string) => runShell(`set -o pipefail; ${line}`);
+    const help = (await runCli(['--help'])).stdout;
+    expect(await sh(`"$MDGET" --help | head -c 5`)).toEqual({ code: 0, stdout: 'Usage', stderr: '' });
+    expect(await sh(`"$MDGET" --help | cat`)).toEqual({ code: 0, stdout: help, stderr: '' });
+    expect(await sh(`"$MDGET" --version | cat`)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect(await sh(`"$MDGET" --help > /dev/full`)).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: 'mdget: cannot write standard output: ENOSPC\n',
+    });
   });
 
   it('an unknown command gets commander’s suggestion, exit 2', async () => {
