@@ -22,7 +22,7 @@ export interface Io {
   color: Colors;
   /**
    * Writes a short, complete text (help, version) to stdout at once, without building the stdout stream;
-   * returns the bytes left for `stdout` (none once written, or when the reader has gone).
+   * returns the bytes left for `stdout` where it would block; a write error is thrown.
    */
   writeStdoutSync?(text: string): Buffer;
 }
@@ -78,9 +78,7 @@ function writeStdoutSync(text: string): Buffer {
   try {
     while (written < bytes.length) written += writeSync(1, bytes, written);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') return Buffer.alloc(0); // `| head`: a normal end (cli.md)
-    if (code !== 'EAGAIN') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
   }
   return bytes.subarray(written);
 }

@@ -31,7 +31,7 @@ function version(): string {
 /** argv in, exit status out: runs one command, maps any error to one redacted stderr line and a status. */
 export async function main(argv: readonly string[], io?: Io): Promise<number> {
   const streams = io ?? (await systemIo());
-  const answered = answerFromTables(argv, streams);
+  const answered = await answerFromTables(argv, streams);
   if (answered !== undefined) return answered;
   const controller = new AbortController();
   // Every request in flight listens to this one signal; --concurrency decides how many there are.
@@ -86,7 +86,7 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
  * `mdget`, `mdget --help` and `--version`, answered from the tables without commander, and on stdout
  * without building its stream where it can (start-up, issue 9); undefined for anything else.
  */
-function answerFromTables(argv: readonly string[], io: Io): number | undefined {
+async function answerFromTables(argv: readonly string[], io: Io): Promise<number | undefined> {
   const [first, second] = argv;
   if (first === undefined) {
     io.stderr.write(topHelp(80));
@@ -97,17 +97,20 @@ function answerFromTables(argv: readonly string[], io: Io): number | undefined {
     text = topHelp(io.stdoutIsTTY ? ((io.stdout as { columns?: number }).columns ?? 80) : 80);
   } else if (first === '-V' || first === '--version') text = `${version()}\n`;
   else return undefined;
-  let rest: Buffer;
+  let failed: NodeJS.ErrnoException | null | undefined;
   try {
-    rest = io.writeStdoutSync ? io.writeStdoutSync(text) : Buffer.from(text);
+    const rest = io.writeStdoutSync ? io.writeStdoutSync(text) : Buffer.from(text);
+    if (rest.length > 0) {
+      io.stdout.on('error', () => {}); // the write's callback below gets the error
+      failed = await new Promise((resolve) => io.stdout.write(rest, resolve));
+    }
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    io.stderr.write(`mdget: cannot write standard output: ${code ?? message}\n`);
-    return exitCodeFor('MDGET_IO');
+    failed = error as NodeJS.ErrnoException;
   }
-  if (rest.length > 0) {
-    io.stdout.on('error', () => {}); // a reader that went away is a normal end (cli.md)
-    io.stdout.write(rest);
+  // A reader that went away (`| head`) is a normal end (cli.md); a full disk is not.
+  if (failed && failed.code !== 'EPIPE') {
+    io.stderr.write(`mdget: cannot write standard output: ${failed.code ?? failed.message}\n`);
+    return exitCodeFor('MDGET_IO');
   }
   return EXIT.ok;
 }
