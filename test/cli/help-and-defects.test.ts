@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.js';
@@ -80,6 +80,21 @@ describe.concurrent('mdget help', () => {
       stdout: '',
       stderr: 'mdget: cannot write standard output: ENOSPC\n',
     });
+  });
+
+  it('the compile cache (Node 22+) goes to $XDG_CACHE_HOME/mdget, never to the cwd or $TMPDIR', async () => {
+    const [cwd, tmp, xdg] = [tempDir(), tempDir(), tempDir()];
+    const cached = await runCli(['--version'], { cwd, env: { TMPDIR: tmp, XDG_CACHE_HOME: xdg } });
+    expect([cached.code, cached.stdout]).toEqual([0, `${version}\n`]);
+    const modern = Number(process.versions.node.split('.')[0]) >= 22;
+    expect(readdirSync(xdg)).toEqual(modern ? ['mdget'] : []);
+    // no home and no variable: no absolute directory, so no cache, and no error
+    const homeless = await runCli(['--version'], {
+      cwd,
+      env: { TMPDIR: tmp, HOME: '', XDG_CACHE_HOME: 'rel' },
+    });
+    expect([homeless.code, homeless.stdout, homeless.stderr]).toEqual([0, `${version}\n`, '']);
+    expect([readdirSync(cwd), readdirSync(tmp)]).toEqual([[], []]);
   });
 
   it('an unknown command gets commander’s suggestion, exit 2', async () => {
