@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/emulator/index.js';
 import { CANARY_ACCOUNT, expectNoCanary, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
-import { BIN, CANARY, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
+import { BIN, CANARY, nodePath, runCli, runShell, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 const TICKS = ['ticks', 'AAPL', '--start', '2025-03-14'];
@@ -171,23 +171,10 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
 
   it('a full disk behind stdout → exit 6 with one line; a --report path that cannot be written → exit 6 before any request', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(
-          'bash',
-          [
-            '--norc',
-            '--noprofile',
-            '-c',
-            `${BIN} ticks ESM25 --start 2025-03-10 --end 2025-03-12 > /dev/full`,
-          ],
-          {
-            env: { PATH: nodePath(), ...emu.env },
-          },
-        );
-        let stderr = '';
-        child.stderr.on('data', (c) => (stderr += c));
-        child.on('close', (code) => resolve({ code, stderr }));
-      });
+      const result = await runShell(
+        `${BIN} ticks ESM25 --start 2025-03-10 --end 2025-03-12 > /dev/full`,
+        emu.env,
+      );
       expect(result.code).toBe(6);
       expect(result.stderr.trim().split('\n')).toEqual([
         expect.stringMatching(/^mdget: cannot write standard output/),
@@ -216,27 +203,10 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
 
   it('a closed stdout (| head -1) ends quietly with exit 0', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(
-          'bash',
-          [
-            '--norc',
-            '--noprofile',
-            '-o',
-            'pipefail',
-            '-c',
-            `${BIN} ticks ESM25 --start 2025-03-10 --end 2025-03-14 | head -1`,
-          ],
-          {
-            env: { PATH: nodePath(), ...emu.env },
-          },
-        );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c) => (stdout += c));
-        child.stderr.on('data', (c) => (stderr += c));
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      });
+      const result = await runShell(
+        `${BIN} ticks ESM25 --start 2025-03-10 --end 2025-03-14 | head -1`,
+        emu.env,
+      );
       expect(result).toEqual({
         code: 0,
         stdout: 'symbol,time,trading_day,session_code,price,size\n',

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.js';
-import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
+import { runCli, runShell, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 // Issue 10: the help a person reads, and the small defects, each against the built binary.
@@ -12,17 +11,6 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
   version: string;
 };
 
-/** A bash line with $MDGET set to the built CLI: its exit status, stdout and stderr. */
-function runShell(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'bash',
-      ['--norc', '--noprofile', '-c', line],
-      { env: { PATH: nodePath(), MDGET: BIN, NO_COLOR: '1' } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
 describe.concurrent('mdget help', () => {
   it('mdget --help lists the commands by section and ends with every exit code', async () => {
     const run = await runCli(['--help']);
@@ -70,12 +58,15 @@ describe.concurrent('mdget help', () => {
   });
 
   it('--help and --version go straight to stdout: a closed reader is exit 0, a full disk exit 6 with one line', async () => {
-    const sh = (line: string) => runShell(`set -o pipefail; ${line}`);
     const help = (await runCli(['--help'])).stdout;
-    expect(await sh(`"$MDGET" --help | head -c 5`)).toEqual({ code: 0, stdout: 'Usage', stderr: '' });
-    expect(await sh(`"$MDGET" --help | cat`)).toEqual({ code: 0, stdout: help, stderr: '' });
-    expect(await sh(`"$MDGET" --version | cat`)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-    expect(await sh(`"$MDGET" --help > /dev/full`)).toEqual({
+    expect(await runShell(`"$MDGET" --help | head -c 5`)).toEqual({ code: 0, stdout: 'Usage', stderr: '' });
+    expect(await runShell(`"$MDGET" --help | cat`)).toEqual({ code: 0, stdout: help, stderr: '' });
+    expect(await runShell(`"$MDGET" --version | cat`)).toEqual({
+      code: 0,
+      stdout: `${version}\n`,
+      stderr: '',
+    });
+    expect(await runShell(`"$MDGET" --help > /dev/full`)).toEqual({
       code: 6,
       stdout: '',
       stderr: 'mdget: cannot write standard output: ENOSPC\n',

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -52,6 +52,27 @@ export function runCli(
       });
     });
     child.stdin.end(options.input ?? '');
+  });
+}
+
+/**
+ * Runs one bash line (pipefail) with `env` (plus PATH, and $MDGET naming the built CLI), as a user types it
+ * with pipes and redirections: its exit status (128 when killed), stdout and stderr.
+ */
+export function runShell(
+  line: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['--norc', '--noprofile', '-o', 'pipefail', '-c', line],
+      { env: { PATH: nodePath(), MDGET: BIN, NO_COLOR: '1', ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 128) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
