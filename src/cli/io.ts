@@ -21,6 +21,12 @@ export interface Io {
   /** Colour only on a terminal and never with NO_COLOR (cli.md). */
   color: Colors;
   /**
+   * stdout's file descriptor where the process has one (not in tests that hand in streams): a download to
+   * a pipe or a file writes it directly (writers/descriptor-writable.ts). Until `stdout` is first read,
+   * the descriptor is as the parent left it: Node's stream makes a pipe non-blocking.
+   */
+  stdoutFd?: number;
+  /**
    * Writes a short, complete text (help, version) to stdout at once, without building the stdout stream;
    * returns the bytes left for `stdout` where it would block; a write error is thrown.
    */
@@ -67,6 +73,7 @@ export async function systemIo(): Promise<Io> {
     env: process.env,
     cwd: process.cwd(),
     color,
+    stdoutFd: 1,
     writeStdoutSync,
   };
 }

@@ -48,7 +48,7 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
   // A reader that goes away (`mdget config | head -1`) is a normal end (cli.md); any other stdout error
   // (a full disk behind a redirect) fails the run with exit 6 below, never with a stack trace.
   let stdoutError: NodeJS.ErrnoException | undefined;
-  streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  const watched = watchingStdout(streams, (error) => {
     if (error.code !== 'EPIPE') stdoutError ??= error;
   });
   const stdoutFailed = async (): Promise<number | undefined> => {
@@ -57,7 +57,7 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
     streams.stderr.write(`mdget: cannot write standard output: ${stdoutError.code ?? stdoutError.message}\n`);
     return exitCodeFor('MDGET_IO');
   };
-  const ctx: RunContext = { io: streams, signal: controller.signal, now: new Date(), secrets: [] };
+  const ctx: RunContext = { io: watched, signal: controller.signal, now: new Date(), secrets: [] };
   if (streams.env.MDGET_PASSWORD) ctx.secrets.push(streams.env.MDGET_PASSWORD);
   try {
     const status = await dispatch(argv, ctx);
@@ -80,6 +80,26 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
   }
+}
+
+/**
+ * `io` with `onError` listening to its stdout from the moment the stream is built, not before: building it
+ * makes a pipe non-blocking, which a download that writes the descriptor directly must not find.
+ */
+function watchingStdout(io: Io, onError: (error: NodeJS.ErrnoException) => void): Io {
+  let stdout: NodeJS.WritableStream | undefined;
+  return Object.defineProperties(Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)), {
+    stdout: {
+      enumerable: true,
+      get: () => {
+        if (!stdout) {
+          stdout = io.stdout;
+          stdout.on('error', onError);
+        }
+        return stdout;
+      },
+    },
+  }) as Io;
 }
 
 /**

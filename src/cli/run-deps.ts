@@ -1,6 +1,7 @@
 import { redactText } from '../core/redact.js';
 import { DEFAULT_RETRY } from '../core/retry.js';
 import type { RunDeps } from '../core/run-types.js';
+import { DescriptorWritable } from '../core/writers/descriptor-writable.js';
 import type { Flags, RunContext } from './context.js';
 import { createProgress, progressMode } from './progress.js';
 import { printable } from './progress-lines.js';
@@ -46,7 +47,10 @@ export async function withRunDeps<T>(
       retry: { ...DEFAULT_RETRY, retries },
       limiter: new RateLimiter(flags.rate as number | undefined),
       secrets: ctx.secrets,
-      stdout: io.stdout,
+      stdout:
+        io.stdoutFd !== undefined && !io.stdoutIsTTY
+          ? new DescriptorWritable(io.stdoutFd, () => io.stdout)
+          : io.stdout,
       onNote: note,
       onPlan: display.onPlan,
       onProgress: display.onProgress,

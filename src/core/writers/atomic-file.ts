@@ -83,18 +83,24 @@ export function coalescingWriter(fd: number, target: string, onWritten?: (bytes:
 function writeAll(fd: number, buffers: Buffer[], callback: (error?: Error | null) => void): void {
   writev(fd, buffers, (error, written) => {
     if (error) return callback(error);
-    let left = written;
-    const rest: Buffer[] = [];
-    for (const buffer of buffers) {
-      if (left >= buffer.length) left -= buffer.length;
-      else {
-        rest.push(buffer.subarray(left));
-        left = 0;
-      }
-    }
+    const rest = unwritten(buffers, written);
     if (rest.length === 0) callback();
     else writeAll(fd, rest, callback);
   });
+}
+
+/** What a writev of `buffers` that wrote `written` bytes left to write. */
+export function unwritten(buffers: readonly Buffer[], written: number): Buffer[] {
+  let left = written;
+  const rest: Buffer[] = [];
+  for (const buffer of buffers) {
+    if (left >= buffer.length) left -= buffer.length;
+    else {
+      rest.push(buffer.subarray(left));
+      left = 0;
+    }
+  }
+  return rest;
 }
 
 /**

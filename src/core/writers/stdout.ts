@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { ioError, type Sink } from './atomic-file.js';
+import { DescriptorWritable } from './descriptor-writable.js';
 
 /**
  * Standard output as a sink. A reader that goes away (`mdget … | head -1`: EPIPE) is a normal end: the
@@ -45,6 +46,8 @@ export function stdoutSink(stdout: NodeJS.WritableStream): Sink {
       if (!stream.writableFinished && !stream.destroyed) {
         await new Promise<void>((resolve) => stream.end(resolve));
       }
+      // Its writes acknowledge chunks before they leave: the output is committed once they have.
+      if (stdout instanceof DescriptorWritable && !stopped()) await stdout.flushed().catch(onError);
       stdout.off('error', onError);
       if (state.failed) throw state.failed;
     },

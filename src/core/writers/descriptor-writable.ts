@@ -1,0 +1,65 @@
+import { writev } from 'node:fs';
+import { Writable } from 'node:stream';
+import { unwritten } from './atomic-file.js';
+
+/**
+ * Standard output written through its descriptor. Chunks queued while a write is in flight go out together
+ * in one writev through the thread pool, so decoding goes on while the reader (`| cat`, `| gzip`) empties
+ * the pipe. Node's process.stdout writes a pipe synchronously, one chunk at a time: a gzip day into
+ * `| cat` ran at 0.57x of curl's speed that way, 0.71x this way (bench/README.md). A descriptor that
+ * would block (EAGAIN: a non-blocking pipe or socket, as a parent process may hand one down) is left to
+ * `fallback()`, the process's own stream, from then on.
+ */
+export class DescriptorWritable extends Writable {
+  private stream: NodeJS.WritableStream | undefined;
+
+  constructor(
+    private readonly fd: number,
+    private readonly fallback: () => NodeJS.WritableStream,
+  ) {
+    super({ highWaterMark: 1024 * 1024 });
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.send([chunk], callback);
+  }
+
+  override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
+    this.send(
+      chunks.map(({ chunk }) => chunk),
+      callback,
+    );
+  }
+
+  /** Resolves once every byte written so far has left (rejects with a write's error). */
+  flushed(): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.write(Buffer.alloc(0), (error) => (error ? reject(error) : resolve())),
+    );
+  }
+
+  private send(buffers: Buffer[], callback: (error?: Error | null) => void): void {
+    if (this.stream) return this.sendToStream(this.stream, buffers, callback);
+    writev(this.fd, buffers, (error, written) => {
+      if (error && error.code !== 'EAGAIN') return callback(error);
+      const rest = unwritten(buffers, error ? 0 : written);
+      if (rest.length === 0) return callback();
+      if (!error) return this.send(rest, callback);
+      this.stream = this.fallback();
+      this.sendToStream(this.stream, rest, callback);
+    });
+  }
+
+  /** Writes to the stream, calling back once its last write is done: the stream's own pace is kept. */
+  private sendToStream(
+    stream: NodeJS.WritableStream,
+    buffers: Buffer[],
+    callback: (error?: Error | null) => void,
+  ): void {
+    const last = buffers.length - 1;
+    buffers.forEach((buffer, i) => {
+      if (i < last) stream.write(buffer);
+      else stream.write(buffer, (error) => callback(error ?? null));
+    });
+  }
+}
