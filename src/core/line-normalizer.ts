@@ -65,6 +65,16 @@ export class LineNormalizer {
 
   /** The complete, non-blank lines of `chunk` (after any carried partial line), each ending in LF. */
   push(chunk: Buffer): Buffer {
+    const lines = this.pushView(chunk);
+    return lines.buffer === this.wasm.memory.buffer ? Buffer.from(lines) : lines;
+  }
+
+  /**
+   * push(), but the lines may be a view of the WebAssembly memory, valid only until the next call of any
+   * LineNormalizer (they share it): for a caller that reads them at once, as the JSON converter does,
+   * which saves a copy of every byte into a buffer that dies right after (issue 9).
+   */
+  pushView(chunk: Buffer): Buffer {
     let input = chunk;
     // A CRLF split across chunks: the LF was already counted with its CR.
     if (this.afterCR && this.carry.length === 0 && input.length > 0 && input[0] === 10)
@@ -82,12 +92,15 @@ export class LineNormalizer {
     heap.set(this.carry, inPtr);
     heap.set(input, inPtr + this.carry.length);
     const pieces: Buffer[] = [];
+    let last: Buffer | undefined;
     let offset = 0;
     for (;;) {
+      // the next call writes where the last piece is: keep a copy of it
+      if (last) pieces.push(Buffer.from(last));
       const written = this.wasm.normalize(inPtr + offset, n - offset, outPtr, cap, 0, this.prefixLength);
       const rest = this.wasm.rest.value as number;
       heap = new Uint8Array(this.wasm.memory.buffer);
-      if (written > 0) pieces.push(Buffer.from(heap.subarray(outPtr, outPtr + written)));
+      last = written > 0 ? Buffer.from(this.wasm.memory.buffer, outPtr, written) : undefined;
       this.lines += this.wasm.lines.value as number;
       offset += rest;
       if (!(this.wasm.full.value as number)) break;
@@ -100,7 +113,9 @@ export class LineNormalizer {
     }
     this.afterCR = offset === n && heap[inPtr + n - 1] === 13;
     this.carry = Buffer.from(heap.subarray(inPtr + offset, inPtr + n));
-    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+    if (pieces.length === 0) return last ?? Buffer.alloc(0);
+    if (last) pieces.push(last);
+    return Buffer.concat(pieces);
   }
 
   /** Bytes of the unfinished line held back so far. */

@@ -322,7 +322,8 @@ export class ResponseTransform extends Transform {
       return count;
     }
     const before = this.normalizer.lines;
-    let out = this.normalizer.push(lines);
+    // csv goes on downstream; JSON is converted right here, from the normalizer's own memory
+    let out = state.format === 'csv' ? this.normalizer.push(lines) : this.normalizer.pushView(lines);
     if (final) out = Buffer.concat([out, this.normalizer.end()]);
     const count = this.normalizer.lines - before;
     if (out.length === 0) return count;

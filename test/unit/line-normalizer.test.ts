@@ -95,4 +95,28 @@ describe('the SIMD paths against plain JavaScript, on random bytes', () => {
       expect(n.lines).toBe(lines.length);
     }
   });
+
+  it('pushView gives the bytes push gives, as a view of the WebAssembly memory when they come in one piece', () => {
+    const next = random(13);
+    const viewed = new LineNormalizer('S,');
+    const copied = new LineNormalizer('S,');
+    let views = 0;
+    for (let round = 0; round < 300; round++) {
+      const text = Array.from(
+        { length: Math.floor(next() * 150) },
+        () => alphabet[Math.floor(next() * 10)],
+      ).join('');
+      const view = viewed.pushView(Buffer.from(text));
+      const bytes = Buffer.from(view); // read at once, before the next call
+      if (view.length > 0 && view.buffer.byteLength >= 65_536) views++; // not Buffer's 8 KiB pool
+      expect(bytes.toString(), JSON.stringify(text)).toBe(copied.push(Buffer.from(text)).toString());
+      expect(viewed.lines).toBe(copied.lines);
+    }
+    expect(views).toBeGreaterThan(100);
+    // output longer than the room of one call (a long prefix on many short lines): the pieces joined, the
+    // earlier ones copied before the next call wrote over them
+    const prefix = 'P'.repeat(200);
+    const many = new LineNormalizer(prefix).pushView(Buffer.from('a\r\n'.repeat(1000)));
+    expect(many.toString()).toBe(`${prefix}a\n`.repeat(1000));
+  });
 });
