@@ -46,7 +46,7 @@ export function stdoutSink(stdout: NodeJS.WritableStream): Sink {
       if (!stream.writableFinished && !stream.destroyed) {
         await new Promise<void>((resolve) => stream.end(resolve));
       }
-      // Its writes acknowledge chunks before they leave: the output is committed once they have.
+      // Its write() returns while chunks wait in its queue: the output is committed once they have left.
       if (stdout instanceof DescriptorWritable && !stopped()) await stdout.flushed().catch(onError);
       stdout.off('error', onError);
       if (state.failed) throw state.failed;
