@@ -98,4 +98,31 @@ describe.concurrent('stdout written through its descriptor', () => {
       });
     });
   });
+
+  it('Ctrl-C while stdout writes are queued, then the reader leaves: exit 130, no crash, nothing on stderr', async () => {
+    await withEmulator({ ticksPerDay: 600_000 }, async (emu) => {
+      const child = spawn(
+        BIN,
+        ['ticks', 'ESM25', '--start', '2025-03-13', '--format', 'raw', '--max-rows', '100000000'],
+        {
+          cwd: tempDir(),
+          env: { PATH: nodePath(), NO_COLOR: '1', ...emu.env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      // Read the first bytes only: then the pipe fills and mdget's writes wait, queued.
+      await once(child.stdout, 'data');
+      child.stdout.pause();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      child.kill('SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.stdout.destroy(); // the reader goes: the queued writes fail with EPIPE
+      const [code] = (await once(child, 'close')) as [number | null];
+      expect([code, stderr]).toEqual([130, '']);
+    });
+  });
 });

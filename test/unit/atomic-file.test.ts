@@ -15,8 +15,7 @@ describe('atomicFileSink: flushing along the way', () => {
     dir = mkdtempSync(join(tmpdir(), 'mdget-atomic-'));
     const target = join(dir, 'day.csv');
     const sink = await atomicFileSink(target);
-    const piece = Buffer.alloc(1024 * 1024);
-    for (let i = 0; i < 40; i++) await writeTo(sink.stream, piece.fill(i));
+    for (let i = 0; i < 40; i++) await writeTo(sink.stream, Buffer.alloc(1024 * 1024, i));
     await sink.commit();
     const written = readFileSync(target);
     expect(written.length).toBe(40 * 1024 * 1024);
@@ -25,17 +24,23 @@ describe('atomicFileSink: flushing along the way', () => {
   });
 
   it.skipIf(process.platform !== 'linux')(
-    'a failed background sync is kept and reported, not lost to a later sync that succeeds',
+    'a failed background sync is kept and reported when the output settles it',
     async () => {
       // fdatasync on a character device fails (EINVAL): a stand-in for a disk error, which the next fsync on
       // Linux may no longer report.
       const fd = openSync('/dev/null', 'r');
       try {
-        const sync = new BackgroundSync(fd);
-        sync.wrote(4 * 1024 * 1024);
-        await expect(sync.settle()).resolves.toBeUndefined(); // under the interval: nothing started
-        sync.wrote(8 * 1024 * 1024);
-        await expect(sync.settle()).rejects.toMatchObject({ code: expect.stringMatching(/^E/) });
+        const quiet = new BackgroundSync(fd);
+        quiet.wrote(4 * 1024 * 1024);
+        await expect(quiet.settle()).resolves.toBeUndefined(); // under the interval: nothing started
+        const late = new BackgroundSync(fd);
+        await late.settle();
+        late.wrote(16 * 1024 * 1024); // after settle (an abort closing the descriptor): nothing starts
+        await expect(late.settle()).resolves.toBeUndefined();
+        const failing = new BackgroundSync(fd);
+        failing.wrote(4 * 1024 * 1024);
+        failing.wrote(4 * 1024 * 1024);
+        await expect(failing.settle()).rejects.toMatchObject({ code: expect.stringMatching(/^E/) });
       } finally {
         closeSync(fd);
       }

@@ -116,12 +116,13 @@ export class BackgroundSync {
   private unsynced = 0;
   private running: Promise<void> | undefined;
   private failure: Error | undefined;
+  private stopped = false;
 
   constructor(private readonly fd: number) {}
 
   wrote(bytes: number): void {
     this.unsynced += bytes;
-    if (this.unsynced < SYNC_EVERY_BYTES || this.running) return;
+    if (this.stopped || this.unsynced < SYNC_EVERY_BYTES || this.running) return;
     this.unsynced = 0;
     this.running = new Promise((resolve) =>
       fdatasync(this.fd, (error) => {
@@ -133,8 +134,13 @@ export class BackgroundSync {
     );
   }
 
-  /** Waits for the sync in flight (the descriptor must stay open until then); throws the first failure. */
+  /**
+   * Starts no sync from now on, then waits for the one in flight: the descriptor must stay open until then
+   * (a write still finishing after an abort would otherwise start one on a closed, or reused, descriptor).
+   * Throws the first failure.
+   */
   async settle(): Promise<void> {
+    this.stopped = true;
     await this.running;
     if (this.failure) throw this.failure;
   }
@@ -191,8 +197,8 @@ export async function atomicFileSink(
       done = true;
       try {
         await settled();
-        // Without fsync a power loss right after the rename can leave a short file under the final name.
         await background?.settle();
+        // Without fsync a power loss right after the rename can leave a short file under the final name.
         if (fsync) await handle.sync();
         await handle.close();
         await rename(temp, target);

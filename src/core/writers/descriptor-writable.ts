@@ -18,6 +18,9 @@ export class DescriptorWritable extends Writable {
     private readonly fallback: () => NodeJS.WritableStream,
   ) {
     super({ highWaterMark: 1024 * 1024 });
+    // A sink hears a failure through its write callbacks and its own listener. Writes still queued when
+    // a sink was aborted (Ctrl-C on `| cat`) may fail after it stopped listening: no crash for those.
+    this.on('error', () => {});
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {

@@ -50,6 +50,8 @@ export function stdoutSink(stdout: NodeJS.WritableStream): Sink {
       if (stdout instanceof DescriptorWritable && !stopped()) await stdout.flushed().catch(onError);
       stdout.off('error', onError);
       if (state.failed) throw state.failed;
+      // a reader gone before the last bytes left: the run ends quietly, as for a failed write (output-run.ts)
+      if (state.closed) throw readerGone();
     },
     async abort() {
       stream.destroy();
