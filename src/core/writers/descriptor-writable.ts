@@ -42,7 +42,10 @@ export class DescriptorWritable extends Writable {
   }
 
   private send(buffers: Buffer[], callback: (error?: Error | null) => void): void {
-    if (this.stream) return this.sendToStream(this.stream, buffers, callback);
+    if (this.stream) {
+      this.sendToStream(this.stream, buffers, callback);
+      return;
+    }
     writev(this.fd, buffers, (error, written) => {
       if (error && error.code !== 'EAGAIN') return callback(error);
       const rest = unwritten(buffers, error ? 0 : written);
