@@ -62,12 +62,17 @@ export function coalescingWriter(fd: number, target: string, onWritten?: (bytes:
     const bytes = size;
     pending = [];
     size = 0;
-    writeAll(fd, batch, (error) => {
-      if (!error) onWritten?.(bytes);
-      callback(error ? ioError(error, target) : null);
-    });
+    writeAll(
+      fd,
+      batch,
+      () => stream.destroyed,
+      (error) => {
+        if (!error) onWritten?.(bytes);
+        callback(error ? ioError(error, target) : null);
+      },
+    );
   };
-  return new Writable({
+  const stream = new Writable({
     highWaterMark: COALESCE_BYTES,
     write(chunk: Buffer, _encoding, callback) {
       pending.push(chunk);
@@ -77,15 +82,27 @@ export function coalescingWriter(fd: number, target: string, onWritten?: (bytes:
     },
     final: flush,
   });
+  return stream;
 }
 
-/** Writes every byte of `buffers` (a short writev is continued), then calls back. */
-function writeAll(fd: number, buffers: Buffer[], callback: (error?: Error | null) => void): void {
+/**
+ * Writes every byte of `buffers` (a short writev is continued), then calls back. A writer destroyed in
+ * the meantime (an aborted output, its descriptor closed or about to be) gets no further writev: the
+ * descriptor's number may already name another output's file.
+ */
+function writeAll(
+  fd: number,
+  buffers: Buffer[],
+  stopped: () => boolean,
+  callback: (error?: Error | null) => void,
+): void {
   writev(fd, buffers, (error, written) => {
     if (error) return callback(error);
     const rest = unwritten(buffers, written);
     if (rest.length === 0) callback();
-    else writeAll(fd, rest, callback);
+    else if (stopped())
+      callback(Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' }));
+    else writeAll(fd, rest, stopped, callback);
   });
 }
 
