@@ -86,28 +86,28 @@ export function coalescingWriter(fd: number, target: string, onWritten?: (bytes:
 }
 
 /**
- * Writes every byte of `buffers` (a short writev is continued), then calls back. A writer destroyed in
- * the meantime (an aborted output, its descriptor closed or about to be) gets no further writev: the
- * descriptor's number may already name another output's file.
+ * Writes every byte of `buffers` to `fd` (a short writev is continued), then calls back; on a failure,
+ * with the bytes not written yet. A writer stopped in the meantime (an aborted output, its descriptor
+ * closed or about to be) gets no further writev: the descriptor's number may already name another file.
  */
-function writeAll(
+export function writeAll(
   fd: number,
   buffers: Buffer[],
   stopped: () => boolean,
-  callback: (error?: Error | null) => void,
+  callback: (error?: NodeJS.ErrnoException | null, rest?: Buffer[]) => void,
 ): void {
   writev(fd, buffers, (error, written) => {
-    if (error) return callback(error);
+    if (error) return callback(error, buffers);
     const rest = unwritten(buffers, written);
     if (rest.length === 0) callback();
     else if (stopped())
-      callback(Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' }));
+      callback(Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' }), rest);
     else writeAll(fd, rest, stopped, callback);
   });
 }
 
 /** What a writev of `buffers` that wrote `written` bytes left to write. */
-export function unwritten(buffers: readonly Buffer[], written: number): Buffer[] {
+function unwritten(buffers: readonly Buffer[], written: number): Buffer[] {
   let left = written;
   const rest: Buffer[] = [];
   for (const buffer of buffers) {
@@ -165,8 +165,9 @@ export class BackgroundSync {
 
 /**
  * A file written under a temporary name and renamed over `target` only on commit(), so a file under its
- * final name is always complete (cli.md guarantees), also across a power loss unless fsync is turned off. Chunks queued while a write is in flight go out
- * together through writev: large writes are what keeps a file download near curl's speed (shared/notes).
+ * final name is always complete (cli.md guarantees), also across a power loss unless fsync is turned off.
+ * Chunks queued while a write is in flight go out together through writev: large writes are what keeps a
+ * file download near curl's speed (shared/notes).
  */
 export async function atomicFileSink(
   target: string,

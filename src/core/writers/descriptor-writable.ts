@@ -1,6 +1,5 @@
-import { writev } from 'node:fs';
 import { Writable } from 'node:stream';
-import { unwritten } from './atomic-file.js';
+import { writeAll } from './atomic-file.js';
 
 /**
  * Standard output written through its descriptor. Chunks queued while a write is in flight go out together
@@ -46,14 +45,16 @@ export class DescriptorWritable extends Writable {
       this.sendToStream(this.stream, buffers, callback);
       return;
     }
-    writev(this.fd, buffers, (error, written) => {
-      if (error && error.code !== 'EAGAIN') return callback(error);
-      const rest = unwritten(buffers, error ? 0 : written);
-      if (rest.length === 0) return callback();
-      if (!error) return this.send(rest, callback);
-      this.stream = this.fallback();
-      this.sendToStream(this.stream, rest, callback);
-    });
+    writeAll(
+      this.fd,
+      buffers,
+      () => this.destroyed,
+      (error, rest) => {
+        if (error?.code !== 'EAGAIN' || !rest) return callback(error);
+        this.stream = this.fallback();
+        this.sendToStream(this.stream, rest, callback);
+      },
+    );
   }
 
   /** Writes to the stream, calling back once its last write is done: the stream's own pace is kept. */
