@@ -1,3 +1,4 @@
+import { releaseChunks, takeChunk } from './chunk-pool.js';
 import { isTextKey } from './output-state.js';
 import { JSON_ROWS_WASM } from './wasm/json-rows-wasm.js';
 
@@ -102,8 +103,8 @@ export class JsonRows {
         if (written > 0) {
           if (slow) pieces.push(Buffer.from(slow));
           slow = '';
-          // allocUnsafe: Buffer.from(view) would zero-fill the new memory before copying
-          const piece = Buffer.allocUnsafe(written);
+          // a chunk of a reused slab, given back by the writer (chunk-pool.ts)
+          const piece = takeChunk(written);
           piece.set(new Uint8Array(wasm.memory.buffer, outPtr, written));
           pieces.push(piece);
         }
@@ -130,7 +131,10 @@ export class JsonRows {
       records++;
     }
     if (slow) pieces.push(Buffer.from(slow));
-    return { bytes: pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces), records };
+    if (pieces.length === 1) return { bytes: pieces[0]!, records };
+    const bytes = Buffer.concat(pieces);
+    releaseChunks(pieces);
+    return { bytes, records };
   }
 }
 

@@ -1,3 +1,4 @@
+import { takeChunk } from './chunk-pool.js';
 import { LINE_NORMALIZER_WASM } from './wasm/line-normalizer-wasm.js';
 
 interface NormalizerExports {
@@ -66,7 +67,11 @@ export class LineNormalizer {
   /** The complete, non-blank lines of `chunk` (after any carried partial line), each ending in LF. */
   push(chunk: Buffer): Buffer {
     const lines = this.pushView(chunk);
-    return lines.buffer === this.wasm.memory.buffer ? Buffer.from(lines) : lines;
+    if (lines.buffer !== this.wasm.memory.buffer) return lines;
+    // a chunk of a reused slab, given back by the writer (chunk-pool.ts)
+    const copy = takeChunk(lines.length);
+    copy.set(lines);
+    return copy;
   }
 
   /**

@@ -2,6 +2,7 @@ import { constants, fdatasync, writev } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
+import { releaseChunks } from '../chunk-pool.js';
 import { MdgetError } from '../errors.js';
 
 /** Where a download goes: a writable plus the two ways it can end. */
@@ -67,7 +68,10 @@ export function coalescingWriter(fd: number, target: string, onWritten?: (bytes:
       batch,
       () => stream.destroyed,
       (error) => {
-        if (!error) onWritten?.(bytes);
+        if (!error) {
+          releaseChunks(batch);
+          onWritten?.(bytes);
+        }
         callback(error ? ioError(error, target) : null);
       },
     );

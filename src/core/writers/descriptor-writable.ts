@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { releaseChunks } from '../chunk-pool.js';
 import { writeAll } from './atomic-file.js';
 
 /**
@@ -50,6 +51,7 @@ export class DescriptorWritable extends Writable {
       buffers,
       () => this.destroyed,
       (error, rest) => {
+        if (!error) releaseChunks(buffers);
         if (error?.code !== 'EAGAIN' || !rest) return callback(error);
         this.stream = this.fallback();
         this.sendToStream(this.stream, rest, callback);

@@ -1,0 +1,70 @@
+/**
+ * Output chunks cut from a few reused slabs instead of a fresh buffer each. Converting a GB of csv to
+ * ndjson allocated ~2.9 GB of fresh buffers that lived only until written; V8 frees dead buffers late (at
+ * a full collection, once external memory has grown by tens of MiB), so they set the download's peak
+ * memory, and fresh memory costs page faults on every use (bench/README.md, "Memory").
+ *
+ * The writer at the end of the pipeline gives a chunk back once its bytes are written (releaseChunk).
+ * A chunk that never comes back (another writable, or one that keeps it) only keeps its slab out of reuse:
+ * the garbage collector frees it as it would any buffer. Only the very chunks takeChunk returned count, each
+ * once, so a subarray of one or a second release can never free a slab still in use.
+ */
+
+/** Large enough for several converted chunks (an ndjson chunk is ~2.5x a 256 KiB csv batch). */
+export const SLAB_BYTES = 2 * 1024 * 1024;
+/** Slabs kept for reuse; more are left to the garbage collector. */
+const KEEP_FREE = 4;
+
+interface Slab {
+  readonly bytes: Buffer;
+  used: number;
+  /** Chunks taken from it and not released yet. */
+  out: number;
+}
+
+const slabOf = new WeakMap<ArrayBufferLike, Slab>();
+const taken = new WeakSet<Buffer>();
+const free: Slab[] = [];
+let current: Slab | undefined;
+
+/** `size` bytes to fill (not zeroed), to be released by the writer once written. */
+export function takeChunk(size: number): Buffer {
+  if (size > SLAB_BYTES) return Buffer.allocUnsafe(size);
+  let slab = current;
+  if (!slab || slab.used + size > SLAB_BYTES) {
+    current = undefined;
+    if (slab) recycle(slab);
+    slab = free.pop() ?? newSlab();
+    slab.used = 0;
+    current = slab;
+  }
+  const chunk = slab.bytes.subarray(slab.used, slab.used + size);
+  slab.used += size;
+  slab.out++;
+  taken.add(chunk);
+  return chunk;
+}
+
+/** A chunk's bytes are no longer needed: its slab can be reused once all its chunks are back. */
+export function releaseChunk(chunk: Buffer): void {
+  if (!taken.delete(chunk)) return;
+  const slab = slabOf.get(chunk.buffer) as Slab;
+  slab.out--;
+  if (slab !== current) recycle(slab);
+}
+
+/** Releases every chunk of a batch that was written. */
+export function releaseChunks(chunks: readonly Buffer[]): void {
+  for (const chunk of chunks) releaseChunk(chunk);
+}
+
+function recycle(slab: Slab): void {
+  if (slab.out === 0 && free.length < KEEP_FREE) free.push(slab);
+}
+
+function newSlab(): Slab {
+  // allocUnsafeSlow: a buffer of its own, never a slice of Node's shared pool
+  const slab: Slab = { bytes: Buffer.allocUnsafeSlow(SLAB_BYTES), used: 0, out: 0 };
+  slabOf.set(slab.bytes.buffer, slab);
+  return slab;
+}

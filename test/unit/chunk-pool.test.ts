@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { releaseChunk, releaseChunks, SLAB_BYTES, takeChunk } from '../../src/core/chunk-pool.js';
+
+// identities compared as booleans: a failed toBe on two 2 MiB ArrayBuffers takes minutes to print
+const HALF = SLAB_BYTES / 2;
+
+/** Two chunks that fill one slab: the first starts a slab, whatever earlier tests left. */
+function fullSlab(): [Buffer, Buffer] {
+  let first = takeChunk(HALF);
+  while (first.byteOffset !== 0) {
+    releaseChunk(first);
+    first = takeChunk(HALF);
+  }
+  return [first, takeChunk(HALF)];
+}
+
+describe('chunk pool', () => {
+  it('reuses a slab once every chunk cut from it was released, and not before', () => {
+    const [a, b] = fullSlab();
+    expect(a.buffer === b.buffer).toBe(true);
+    a.fill(1);
+    b.fill(2);
+    releaseChunk(a);
+    const [c, d] = fullSlab(); // a's slab still has b out
+    expect(c.buffer === a.buffer || d.buffer === a.buffer).toBe(false);
+    expect(b.every((byte) => byte === 2)).toBe(true);
+    releaseChunk(b);
+    const [e] = fullSlab();
+    expect(e.buffer === a.buffer).toBe(true);
+    releaseChunks([c, d, e]);
+  });
+
+  it('counts only the chunks it handed out, each once: a second release or a subarray frees nothing', () => {
+    const [a, b] = fullSlab();
+    b.fill(7);
+    releaseChunk(a);
+    releaseChunk(a);
+    releaseChunk(b.subarray(1));
+    releaseChunk(Buffer.alloc(HALF));
+    for (let i = 0; i < 6; i++) {
+      const [c, d] = fullSlab();
+      expect(c.buffer === b.buffer || d.buffer === b.buffer).toBe(false);
+      c.fill(0);
+      d.fill(0);
+      releaseChunks([c, d]);
+    }
+    expect(b.every((byte) => byte === 7)).toBe(true);
+  });
+
+  it('gives a chunk larger than a slab a buffer of its own', () => {
+    const big = takeChunk(SLAB_BYTES + 1);
+    expect(big.length).toBe(SLAB_BYTES + 1);
+    expect(big.byteOffset).toBe(0);
+    releaseChunk(big);
+  });
+});
