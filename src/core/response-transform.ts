@@ -8,6 +8,7 @@ import {
   fail,
   firstLine,
 } from './body-checks.js';
+import { releaseChunk } from './chunk-pool.js';
 import type { CutVerdict } from './cut-tracker.js';
 import { jsonRowsFor } from './json-rows.js';
 import { LineNormalizer } from './line-normalizer.js';
@@ -324,12 +325,17 @@ export class ResponseTransform extends Transform {
     const before = this.normalizer.lines;
     // csv goes on downstream; JSON is converted right here, from the normalizer's own memory
     let out = state.format === 'csv' ? this.normalizer.push(lines) : this.normalizer.pushView(lines);
-    if (final) out = Buffer.concat([out, this.normalizer.end()]);
+    // a copy replaces csv's pooled chunk: give that back at once (chunk-pool.ts)
+    const replace = (copy: Buffer) => {
+      if (copy !== out) releaseChunk(out);
+      out = copy;
+    };
+    if (final) replace(Buffer.concat([out, this.normalizer.end()]));
     const count = this.normalizer.lines - before;
     if (out.length === 0) return count;
     this.rows += count;
-    if (this.suffix) out = Buffer.from(out.toString('utf8').replaceAll('\n', `${this.suffix}\n`));
-    if (this.rewrite) out = this.rewrite(out);
+    if (this.suffix) replace(Buffer.from(out.toString('utf8').replaceAll('\n', `${this.suffix}\n`)));
+    if (this.rewrite) replace(this.rewrite(out));
     if (state.format === 'csv') {
       if (state.header && !state.headerWritten && this.fieldNames)
         this.push(`${this.fieldNames.join(',')}\n`);
