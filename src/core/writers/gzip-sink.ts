@@ -1,5 +1,7 @@
 import { once } from 'node:events';
+import { Writable } from 'node:stream';
 import { constants, createGzip } from 'node:zlib';
+import { releaseChunk } from '../chunk-pool.js';
 import type { Sink } from './atomic-file.js';
 
 /**
@@ -11,19 +13,36 @@ export function gzipSink(inner: Sink): Sink {
   const gzip = createGzip({ level: 4, chunkSize: 256 * 1024, flush: constants.Z_NO_FLUSH });
   gzip.pipe(inner.stream, { end: false });
   gzip.on('error', () => {}); // reported through the writes that fail and commit()
+  // A chunk goes in once gzip has taken the one before: the write's callback says gzip is done with its
+  // bytes, so a pooled chunk goes back to the pool (chunk-pool.ts) instead of waiting as garbage.
+  const input = new Writable({
+    highWaterMark: 256 * 1024,
+    write(chunk: Buffer, _encoding, callback) {
+      gzip.write(chunk, (error) => {
+        if (!error) releaseChunk(chunk);
+        callback(error ?? null);
+      });
+    },
+    final(callback) {
+      gzip.end();
+      callback();
+    },
+  });
+  input.on('error', () => {});
   return {
-    stream: gzip,
+    stream: input,
     target: inner.target,
     get closed() {
       return inner.closed;
     },
     async commit() {
       const ended = once(gzip, 'end');
-      gzip.end();
+      input.end();
       await ended;
       await inner.commit();
     },
     async abort() {
+      input.destroy();
       gzip.destroy();
       await inner.abort();
     },
