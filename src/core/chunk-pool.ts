@@ -6,8 +6,9 @@
  *
  * The writer at the end of the pipeline gives a chunk back once its bytes are written (releaseChunk).
  * A chunk that never comes back (another writable, or one that keeps it) only keeps its slab out of reuse:
- * the garbage collector frees it as it would any buffer. Only the very chunks takeChunk returned count, each
- * once, so a subarray of one or a second release can never free a slab still in use.
+ * the garbage collector frees it, at a full collection (a slab is a WeakMap key). Only the very chunks
+ * takeChunk returned count, each once, so a subarray of one or a second release can never free a slab
+ * still in use.
  */
 
 /**
