@@ -18,7 +18,7 @@ export interface Sink {
 }
 
 /** Writes one piece to a writable and resolves once it was accepted (rejects with its write error). */
-export function writeTo(out: Writable, data: string | Buffer): Promise<void> {
+export function writeTo(out: NodeJS.WritableStream, data: string | Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     out.write(data, (error) => (error ? reject(error) : resolve()));
   });

@@ -34,13 +34,6 @@ export class DescriptorWritable extends Writable {
     );
   }
 
-  /** Resolves once every byte written so far has left (rejects with a write's error). */
-  flushed(): Promise<void> {
-    return new Promise((resolve, reject) =>
-      this.write(Buffer.alloc(0), (error) => (error ? reject(error) : resolve())),
-    );
-  }
-
   private send(buffers: Buffer[], callback: (error?: Error | null) => void): void {
     if (this.stream) {
       this.sendToStream(this.stream, buffers, callback);

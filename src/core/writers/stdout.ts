@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
-import { ioError, type Sink } from './atomic-file.js';
-import { DescriptorWritable } from './descriptor-writable.js';
+import { ioError, type Sink, writeTo } from './atomic-file.js';
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Standard output as a sink. A reader that goes away (`mdget … | head -1`: EPIPE) is a normal end: the
@@ -46,8 +47,9 @@ export function stdoutSink(stdout: NodeJS.WritableStream): Sink {
       if (!stream.writableFinished && !stream.destroyed) {
         await new Promise<void>((resolve) => stream.end(resolve));
       }
-      // Its write() returns while chunks wait in its queue: the output is committed once they have left.
-      if (stdout instanceof DescriptorWritable && !stopped()) await stdout.flushed().catch(onError);
+      // stdout's write() returns while chunks may wait in its queue (writes of the descriptor, a pipe's
+      // stream): the output is committed once they have left, as a last, empty write's callback tells.
+      if (!stopped()) await writeTo(stdout, EMPTY).catch(onError);
       stdout.off('error', onError);
       if (state.failed) throw state.failed;
       // a reader gone before the last bytes left: the run ends quietly, as for a failed write (output-run.ts)
