@@ -1,17 +1,14 @@
 import type { Transform } from 'node:stream';
-import { createGunzip, createInflate } from 'node:zlib';
+import { inflater } from './inflate.js';
 import { toMdgetError } from './to-mdget-error.js';
-
-const DECODED_CHUNK = 256 * 1024;
 
 type Headers = Record<string, string | string[] | undefined>;
 
 /** The decoder for a response's content-encoding (spec §1.5: gzip or deflate), or none for identity. */
 export function decoderFor(headers: Headers): Transform | undefined {
   const encoding = String(headers['content-encoding'] ?? 'identity').toLowerCase();
-  // 256 KiB pieces instead of zlib's 16: a sixteenth of the chunks and threadpool trips through every stage.
-  if (encoding.includes('gzip')) return createGunzip({ chunkSize: DECODED_CHUNK });
-  if (encoding.includes('deflate')) return createInflate({ chunkSize: DECODED_CHUNK });
+  if (encoding.includes('gzip')) return inflater('gzip');
+  if (encoding.includes('deflate')) return inflater('deflate');
   return undefined;
 }
 

@@ -52,6 +52,34 @@ export function takeChunk(size: number): Buffer {
   return chunk;
 }
 
+/**
+ * The first `size` bytes of a chunk takeChunk returned, counted in its place; the rest goes back to the
+ * slab when nothing was taken after it (a decoder takes room for its output before it knows how much).
+ */
+export function trimChunk(chunk: Buffer, size: number): Buffer {
+  if (!taken.delete(chunk)) return chunk.subarray(0, size);
+  const slab = slabOf.get(chunk.buffer);
+  if (slab && slab === current && slab.used === chunk.byteOffset + chunk.length)
+    slab.used -= chunk.length - size;
+  const trimmed = chunk.subarray(0, size);
+  taken.add(trimmed);
+  return trimmed;
+}
+
+/**
+ * Counts `view`, a part of a chunk its caller holds, as a chunk of its own, so that the caller can release
+ * the whole while the view goes on to a writer, which releases the view once written. Anything else is
+ * returned as it is, uncounted.
+ */
+export function shareChunk(view: Buffer): Buffer {
+  const slab = slabOf.get(view.buffer);
+  if (!slab || slab.out === 0) return view;
+  const shared = taken.has(view) ? view.subarray() : view;
+  slab.out++;
+  taken.add(shared);
+  return shared;
+}
+
 /** A chunk's bytes are no longer needed: its slab can be reused once all its chunks are back. */
 export function releaseChunk(chunk: Buffer): void {
   if (!taken.delete(chunk)) return;

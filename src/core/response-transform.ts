@@ -8,7 +8,7 @@ import {
   fail,
   firstLine,
 } from './body-checks.js';
-import { releaseChunk } from './chunk-pool.js';
+import { releaseChunk, shareChunk } from './chunk-pool.js';
 import type { CutVerdict } from './cut-tracker.js';
 import { jsonRowsFor } from './json-rows.js';
 import { LineNormalizer } from './line-normalizer.js';
@@ -105,6 +105,8 @@ export class ResponseTransform extends Transform {
       this.options.onBytes?.(this.bytesIn);
       if (this.started) {
         this.consume(chunk);
+        // done with it (what goes on is a converted copy or a shared part): a pooled chunk goes back
+        if (!this.passThroughJson) releaseChunk(chunk);
         callback();
         return;
       }
@@ -116,6 +118,7 @@ export class ResponseTransform extends Transform {
         callback();
         return;
       }
+      const head = this.head;
       this.head = [];
       const text = first ?? joined.toString('utf8').trim();
       if (first === undefined && !(this.options.jsonBody && /^[[{]/.test(text))) {
@@ -127,6 +130,7 @@ export class ResponseTransform extends Transform {
       }
       this.begin(text);
       this.consume(joined);
+      for (const piece of head) releaseChunk(piece); // copied into `joined`
       callback();
     } catch (error) {
       callback(error as Error);
@@ -212,7 +216,8 @@ export class ResponseTransform extends Transform {
     const end = completeLinesEnd(buffer);
     checkLineLength(buffer.length - end, this.check);
     if (end === 0) {
-      this.pending = buffer;
+      // a copy of the chunk itself: it goes back to the pool once consumed
+      this.pending = buffer === bytes ? Buffer.from(bytes) : buffer;
       return;
     }
     const cut = this.holding ? trailingGroupStart(buffer, end, (s, e) => this.keyAt(buffer, s, e)) : end;
@@ -319,7 +324,8 @@ export class ResponseTransform extends Transform {
       if (lines.length === 0) return count;
       this.rows += count;
       state.headerWritten = true;
-      this.push(lines);
+      // a part of the decoded chunk, which goes back to the pool once consumed: counted as one of its own
+      this.push(shareChunk(lines));
       return count;
     }
     const before = this.normalizer.lines;

@@ -12,10 +12,12 @@ const TIME = '/usr/bin/time';
 /**
  * Issue 8: memory stays flat on the path users take. A day of ~5.5 million ticks (~215 MB of csv) comes
  * gzip-compressed and chunked, as a real server sends it when asked; the child's peak RSS is measured by
- * GNU time. Before the fix the same download peaked at 2 GB; the bench reports the exact figures.
+ * GNU time. Before the fix the same download peaked at 2 GB; bench/README.md has the exact figures.
  */
 describe.runIf(existsSync(TIME))('memory on the default path (gzip, chunked)', () => {
-  it('a 200+ MB gzip download keeps the child under 160 MiB', { timeout: 120_000 }, async () => {
+  it('a 200+ MB gzip download keeps the child under 120 MB, the issue’s line', {
+    timeout: 120_000,
+  }, async () => {
     await withEmulator({ ticksPerDay: 5_500_000 }, async (emu) => {
       const dir = tempDir();
       const file = join(dir, 'day.csv');
@@ -41,7 +43,8 @@ describe.runIf(existsSync(TIME))('memory on the default path (gzip, chunked)', (
       expect(statSync(file).size).toBeGreaterThan(200_000_000);
       expect(emu.requests[0]?.headers['accept-encoding']).toContain('gzip');
       expect(readFileSync(file).subarray(0, 40).toString()).toMatch(/^symbol,time,/);
-      expect(peakMiB).toBeLessThan(160);
+      // 76 MiB on Node 20 and 91 MiB on Node 24 here, since the body is decoded into reused buffers
+      expect(peakMiB).toBeLessThan(120_000_000 / 2 ** 20);
     });
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { releaseChunk, releaseChunks, SLAB_BYTES, takeChunk } from '../../src/core/chunk-pool.js';
+import {
+  releaseChunk,
+  releaseChunks,
+  SLAB_BYTES,
+  shareChunk,
+  takeChunk,
+  trimChunk,
+} from '../../src/core/chunk-pool.js';
 
 // identities compared as booleans: a failed toBe on two 2 MiB ArrayBuffers takes minutes to print
 const HALF = SLAB_BYTES / 2;
@@ -45,6 +52,42 @@ describe('chunk pool', () => {
       releaseChunks([c, d]);
     }
     expect(b.every((byte) => byte === 7)).toBe(true);
+  });
+
+  it('trims a chunk: the rest goes back to its slab when nothing was taken after it', () => {
+    const [a, b] = fullSlab();
+    releaseChunk(b);
+    const trimmed = trimChunk(a, 100);
+    expect(trimmed.length).toBe(100);
+    releaseChunk(a); // no longer the counted chunk
+    const next = takeChunk(16);
+    expect(next.buffer === trimmed.buffer && next.byteOffset === 100).toBe(false); // a's slab was full
+    releaseChunks([trimmed, next]);
+    const c = takeChunk(HALF);
+    const short = trimChunk(c, 10);
+    const d = takeChunk(16);
+    expect(d.buffer === short.buffer && d.byteOffset === short.byteOffset + 10).toBe(true);
+    const e = takeChunk(HALF);
+    trimChunk(d, 1); // e was taken after d: d keeps its room
+    expect(e.byteOffset).toBe(d.byteOffset + 16);
+    releaseChunks([short, d, e]);
+  });
+
+  it('keeps a slab out of reuse while a shared part of a released chunk is out', () => {
+    const [a, b] = fullSlab();
+    a.fill(3);
+    const part = shareChunk(a.subarray(10, 20));
+    releaseChunks([a, b]);
+    for (let i = 0; i < 6; i++) {
+      const [c, d] = fullSlab();
+      expect(c.buffer === part.buffer || d.buffer === part.buffer).toBe(false);
+      releaseChunks([c, d]);
+    }
+    expect(part.every((byte) => byte === 3)).toBe(true);
+    releaseChunk(part);
+    // a buffer of no slab is handed back as it is, uncounted
+    const foreign = Buffer.alloc(8);
+    expect(shareChunk(foreign) === foreign).toBe(true);
   });
 
   it('gives a chunk larger than a slab a buffer of its own', () => {

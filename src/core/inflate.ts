@@ -1,0 +1,118 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { constants, createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
+import { releaseChunk, takeChunk, trimChunk } from './chunk-pool.js';
+
+/** Decoded bytes per chunk handed on: a sixteenth of zlib's default chunk count through every stage. */
+export const DECODED_CHUNK = 256 * 1024;
+
+/**
+ * What a zlib stream of Node's keeps for its own synchronous path (lib/zlib.js, processChunkSync, the same
+ * in Node 20 to 24): the native handle, whose writeSync inflates into the output buffer it is given, and
+ * the two counts it leaves (output room left, input left).
+ */
+interface ZlibInternals {
+  _handle?: {
+    writeSync(
+      flush: number,
+      input: Uint8Array,
+      inputOffset: number,
+      inputLength: number,
+      output: Uint8Array,
+      outputOffset: number,
+      outputLength: number,
+    ): void;
+  };
+  _writeState?: Uint32Array;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * The body's decoder for gzip or deflate, inflating into chunks of the chunk pool (chunk-pool.ts), on the
+ * main thread. Node's zlib stream allocates a fresh buffer for each 256 KiB of output, ~1 GB per GB of
+ * data, and V8 frees dead buffers late: that garbage set the download's peak memory (bench/README.md,
+ * "Memory"). Its native handle takes the output buffer from its caller, as Node's own synchronous API
+ * uses it; where a Node version lacks it, Node's stream is returned, which decodes the same bytes.
+ */
+export function inflater(
+  encoding: 'gzip' | 'deflate',
+  zlib: Gunzip | Inflate = encoding === 'gzip' ? createGunzip() : createInflate(),
+): Transform {
+  const internals = zlib as unknown as ZlibInternals;
+  if (typeof internals._handle?.writeSync !== 'function' || !(internals._writeState instanceof Uint32Array)) {
+    zlib.close();
+    return encoding === 'gzip'
+      ? createGunzip({ chunkSize: DECODED_CHUNK })
+      : createInflate({ chunkSize: DECODED_CHUNK });
+  }
+  return new PooledInflate(zlib, internals._handle, internals._writeState);
+}
+
+/**
+ * Decoded output gathers in a pooled chunk until it is full (or the body ends), so a body that arrives in
+ * 16 KiB pieces still goes on in 256 KiB chunks. The reader releases each chunk once it is done with it.
+ */
+class PooledInflate extends Transform {
+  private out: Buffer | undefined;
+  private filled = 0;
+
+  constructor(
+    private readonly zlib: Gunzip | Inflate,
+    private readonly handle: NonNullable<ZlibInternals['_handle']>,
+    private readonly state: Uint32Array,
+  ) {
+    super({ readableHighWaterMark: DECODED_CHUNK });
+    // A failed write destroys the zlib stream with its error (Node's zlibOnError): read back from
+    // `errored` right after the write; the 'error' it emits later has nobody else to reach.
+    zlib.on('error', () => {});
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    try {
+      this.inflate(chunk, constants.Z_NO_FLUSH);
+      callback();
+    } catch (error) {
+      callback(error as Error);
+    }
+  }
+
+  override _flush(callback: TransformCallback): void {
+    try {
+      // Z_FINISH: a body cut inside the compressed stream fails here ("unexpected end of file")
+      this.inflate(EMPTY, constants.Z_FINISH);
+      if (this.out && this.filled > 0) this.push(trimChunk(this.out, this.filled));
+      else if (this.out) releaseChunk(this.out);
+      this.out = undefined;
+      this.zlib.close();
+      callback();
+    } catch (error) {
+      callback(error as Error);
+    }
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (this.out) releaseChunk(this.out);
+    this.out = undefined;
+    this.zlib.close();
+    callback(error);
+  }
+
+  private inflate(input: Buffer, flush: number): void {
+    let offset = 0;
+    let left = input.length;
+    for (;;) {
+      this.out ??= takeChunk(DECODED_CHUNK);
+      const room = this.out.length - this.filled;
+      this.handle.writeSync(flush, input, offset, left, this.out, this.filled, room);
+      if (this.zlib.errored) throw this.zlib.errored;
+      const [roomAfter, leftAfter] = this.state as unknown as [number, number];
+      this.filled += room - roomAfter;
+      offset += left - leftAfter;
+      left = leftAfter;
+      if (roomAfter !== 0) return; // all the input taken and no more output for now
+      this.push(this.out);
+      this.out = undefined;
+      this.filled = 0;
+    }
+  }
+}

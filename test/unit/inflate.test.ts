@@ -1,0 +1,124 @@
+import { Readable, type Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, deflateSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { releaseChunk, takeChunk } from '../../src/core/chunk-pool.js';
+import { DECODED_CHUNK, inflater } from '../../src/core/inflate.js';
+
+// compressible, like a day of ticks, but not a single repeated byte
+const text = Buffer.from(
+  Array.from(
+    { length: 150_000 },
+    (_, i) => `ESM25,2025-03-13 09:30:${i % 60},${5000 + (i % 97) / 4},${i % 9}\r\n`,
+  ).join(''),
+);
+
+/** A writable that hands each chunk to `onChunk` as it comes (an async iterator would join buffered ones). */
+const reader = (onChunk: (chunk: Buffer) => void) =>
+  new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      onChunk(chunk);
+      callback();
+    },
+  });
+
+/** `body` fed to a fresh inflater in pieces of `piece` bytes; the chunks it hands on, each released after. */
+async function decode(encoding: 'gzip' | 'deflate', body: Buffer, piece: number) {
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < body.length; at += piece) pieces.push(body.subarray(at, at + piece));
+  const copies: Buffer[] = [];
+  const sizes: number[] = [];
+  await pipeline(
+    Readable.from(pieces),
+    inflater(encoding),
+    reader((chunk) => {
+      copies.push(Buffer.from(chunk));
+      sizes.push(chunk.length);
+      releaseChunk(chunk); // as the reader does: the next chunk may reuse its memory
+    }),
+  );
+  return { bytes: Buffer.concat(copies), sizes };
+}
+
+describe('inflater', () => {
+  it.each([
+    ['gzip', 1],
+    ['gzip', 16_384],
+    ['gzip', 1 << 20],
+    ['deflate', 7],
+    ['deflate', 65_536],
+  ] as const)(
+    'decodes %s fed in pieces of %i bytes to the same bytes as zlib, in full chunks',
+    async (encoding, piece) => {
+      const body = encoding === 'gzip' ? gzipSync(text) : deflateSync(text);
+      const { bytes, sizes } = await decode(encoding, body, piece);
+      expect(bytes.equals(text)).toBe(true);
+      // every chunk but the last is full: a body in small pieces still goes on in large chunks
+      expect(sizes.slice(0, -1).every((size) => size === DECODED_CHUNK)).toBe(true);
+      expect(sizes.length).toBe(Math.ceil(text.length / DECODED_CHUNK));
+    },
+  );
+
+  it('decodes gzip members one after another, as a whole', async () => {
+    const half = text.length / 2;
+    const body = Buffer.concat([gzipSync(text.subarray(0, half)), gzipSync(text.subarray(half))]);
+    const { bytes } = await decode('gzip', body, 10_000);
+    expect(bytes.equals(text)).toBe(true);
+  });
+
+  it('hands on chunks of the pool: a released chunk is reused, not a fresh buffer', async () => {
+    const body = gzipSync(text);
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < body.length; at += 4096) pieces.push(body.subarray(at, at + 4096));
+    const buffers = new Set<ArrayBufferLike>();
+    await pipeline(
+      Readable.from(pieces),
+      inflater('gzip'),
+      reader((chunk) => {
+        buffers.add(chunk.buffer);
+        releaseChunk(chunk);
+      }),
+    );
+    // 5.7 MB decoded in 1 MiB slabs: without reuse it would take six
+    expect(text.length).toBeGreaterThan(5 * 1024 * 1024);
+    expect(buffers.size).toBeLessThanOrEqual(2);
+  });
+
+  it.each([
+    ['a body cut before its end', (b: Buffer) => b.subarray(0, b.length - 20), /unexpected end of file/],
+    [
+      'a damaged body',
+      (b: Buffer) => Buffer.concat([b.subarray(0, 200), Buffer.alloc(200, 0xff), b.subarray(400)]),
+      /./,
+    ],
+  ])('fails on %s with zlib’s error code', async (_name, damage, message) => {
+    const body = damage(gzipSync(text));
+    const failure = await decode('gzip', body, 4096).then(
+      () => undefined,
+      (error: NodeJS.ErrnoException) => error,
+    );
+    expect(failure?.message).toMatch(message);
+    expect(failure?.code).toMatch(/^Z_/);
+  });
+
+  it('decodes through Node’s zlib stream where a Node version lacks the handle it uses', async () => {
+    const bare = Object.assign(createGunzip(), { _handle: undefined });
+    const copies: Buffer[] = [];
+    await pipeline(
+      Readable.from([gzipSync(text)]),
+      inflater('gzip', bare),
+      reader((chunk) => copies.push(Buffer.from(chunk))),
+    );
+    expect(Buffer.concat(copies).equals(text)).toBe(true);
+  });
+
+  it('gives its pending chunk back when destroyed', async () => {
+    const decoder: Transform = inflater('gzip');
+    decoder.write(gzipSync(text).subarray(0, 1000));
+    decoder.destroy();
+    // the chunk it was filling is free: the next take may be cut where it was
+    const next = takeChunk(16);
+    expect(next.length).toBe(16);
+    releaseChunk(next);
+  });
+});
