@@ -1,4 +1,5 @@
 import { Transform } from 'node:stream';
+import { releaseChunks } from './chunk-pool.js';
 import { MdgetError } from './errors.js';
 import { redactText, redactUrl } from './redact.js';
 
@@ -47,12 +48,17 @@ export function refuseHtmlStart(
   const release = (stream: Transform): Error | undefined => {
     seen = true;
     const head = Buffer.concat(held);
+    releaseChunks(held); // copied into `head`
     held.length = 0;
     if (startsAsHtml(kind, head.toString('latin1'))) return htmlPageError(url, secrets);
     if (head.length > 0) stream.push(head);
     return undefined;
   };
   return new Transform({
+    // Chunk by chunk to the parser that iterates it: a byte-mode read() joins whatever is buffered into a
+    // fresh buffer, and the decoder's pooled chunks (inflate.ts) would never come back to the pool.
+    readableObjectMode: true,
+    readableHighWaterMark: 4,
     transform(chunk: Buffer, _encoding, callback) {
       if (seen) return callback(null, chunk);
       held.push(chunk);

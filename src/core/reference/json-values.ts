@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { releaseChunk } from '../chunk-pool.js';
 import { MdgetError } from '../errors.js';
 import {
   isJsonNumber,
@@ -83,6 +84,8 @@ export class JsonValueSplitter {
 
   /** Takes the next chunk of the body; call `next()` until it returns undefined before the one after. */
   feed(chunk: Buffer): void {
+    // Done with the chunk before: what a value needs of it was decoded or copied (`pieces`).
+    releaseChunk(this.chunk);
     this.seen += this.chunk.length;
     this.chunk = chunk;
     this.at = 0;
@@ -125,6 +128,7 @@ export class JsonValueSplitter {
 
   /** Checks that the body ended where a value may; returns the text of a number or literal it ended. */
   end(): string | undefined {
+    releaseChunk(this.chunk);
     this.seen += this.chunk.length;
     this.chunk = Buffer.alloc(0);
     this.at = 0;

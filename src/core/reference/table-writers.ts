@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { releaseChunk, releaseChunks, takeChunk, trimChunk } from '../chunk-pool.js';
 import { MdgetError } from '../errors.js';
 import { csvField, csvLine } from './csv.js';
 import type { InstrumentEntry } from './instrument-stream.js';
@@ -35,7 +36,7 @@ const MAX_BYTES_PER_UNIT = 3;
 
 /** Encodes text into batches of BATCH_BYTES for `out`, waiting for 'drain' whenever `out` asks for it. */
 class BatchedWriter {
-  private buffer = Buffer.allocUnsafe(BATCH_BYTES);
+  private buffer = takeChunk(BATCH_BYTES);
   private used = 0;
   private full: Buffer | undefined;
   constructor(private readonly out: Writable) {}
@@ -60,23 +61,33 @@ class BatchedWriter {
     const full = this.full;
     this.full = undefined;
     if (full !== undefined) await this.send(full);
-    if (all && this.used > 0) {
-      const rest = this.buffer.subarray(0, this.used);
-      this.buffer = Buffer.allocUnsafe(BATCH_BYTES);
-      this.used = 0;
-      await this.send(rest);
+    if (all) {
+      const rest = this.cut();
+      if (rest) await this.send(rest);
     }
   }
 
-  // The stream may keep a written buffer after its callback (coalescing file writes do): never reuse one.
   private seal(text: string): void {
     const pending = this.full === undefined ? [] : [this.full];
-    if (this.used > 0) pending.push(this.buffer.subarray(0, this.used));
-    this.buffer = Buffer.allocUnsafe(BATCH_BYTES);
-    this.used = 0;
+    const gathered = this.cut();
+    if (gathered) pending.push(gathered);
     if (text.length * MAX_BYTES_PER_UNIT > BATCH_BYTES) pending.push(Buffer.from(text));
     else this.used = this.buffer.write(text);
     this.full = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+    if (pending.length > 1) releaseChunks(pending); // copied
+  }
+
+  /**
+   * The bytes gathered so far and a new batch to gather into. A batch is a pooled chunk (chunk-pool.ts):
+   * the stream may keep a written buffer after its callback (coalescing file writes do), so a batch is
+   * reused only once the writer gives it back.
+   */
+  private cut(): Buffer | undefined {
+    const gathered = this.used > 0 ? trimChunk(this.buffer, this.used) : undefined;
+    if (!gathered) releaseChunk(this.buffer);
+    this.buffer = takeChunk(BATCH_BYTES);
+    this.used = 0;
+    return gathered;
   }
 
   private async send(chunk: Buffer): Promise<void> {
