@@ -70,6 +70,7 @@ class PooledInflate extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     try {
       this.inflate(chunk, constants.Z_NO_FLUSH);
+      releaseChunk(chunk); // read whole: a pooled batch of the body goes back
       callback();
     } catch (error) {
       callback(error as Error);
