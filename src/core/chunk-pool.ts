@@ -66,18 +66,11 @@ export function trimChunk(chunk: Buffer, size: number): Buffer {
   return trimmed;
 }
 
-/**
- * Counts `view`, a part of a chunk its caller holds, as a chunk of its own, so that the caller can release
- * the whole while the view goes on to a writer, which releases the view once written. Anything else is
- * returned as it is, uncounted.
- */
-export function shareChunk(view: Buffer): Buffer {
-  const slab = slabOf.get(view.buffer);
-  if (!slab || slab.out === 0) return view;
-  const shared = taken.has(view) ? view.subarray() : view;
-  slab.out++;
-  taken.add(shared);
-  return shared;
+/** A copy of `bytes` in a chunk of the pool, to be released by the writer once written. */
+export function copyChunk(bytes: Uint8Array): Buffer {
+  const chunk = takeChunk(bytes.length);
+  chunk.set(bytes);
+  return chunk;
 }
 
 /** A chunk's bytes are no longer needed: its slab can be reused once all its chunks are back. */

@@ -6,10 +6,10 @@ import { fetchBytes } from '../helpers/cli-env.js';
 import { runShell, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-// The decoded body (core/inflate.ts), csv lines and JSON records are cut from reused buffers that each
-// reader or writer gives back once done (core/chunk-pool.ts); raw hands on parts of the decoded chunks. A
-// buffer given back too early would show as wrong bytes where a writer is slow: a file, a pipe whose
-// reader starts late, and a .gz output, each over many times the buffers' size.
+// The decoded body (core/inflate.ts), the joined socket reads, and the raw, csv and JSON output are cut
+// from reused buffers that each reader or writer gives back once done (core/chunk-pool.ts). A buffer
+// given back too early would show as wrong bytes where a writer is slow: a file, a pipe whose reader
+// starts late, and a .gz output, each over many times the buffers' size.
 
 const ticksUrl = (base: string) =>
   `${base}/queryticks.ashx?username=demo&password=demo&symbol=ESM25&start=20250313&end=20250314&order=asc`;
