@@ -1,11 +1,12 @@
 /**
- * Output chunks cut from a few reused slabs instead of a fresh buffer each. Converting a GB of csv to
- * ndjson allocated ~2.9 GB of fresh buffers that lived only until written; V8 frees dead buffers late (at
- * a full collection, once external memory has grown by tens of MiB), so they set the download's peak
- * memory, and fresh memory costs page faults on every use (bench/README.md, "Memory").
+ * A body's chunks on their way, cut from a few reused slabs instead of a fresh buffer each: the socket's
+ * reads joined in batches, the decoded bytes (inflate.ts) and the output. A GB of ticks to ndjson
+ * allocated ~5 GB of fresh buffers that each lived only until the next stage had read it; V8 frees dead
+ * buffers late (at a full collection, once external memory has grown by tens of MiB), so they set the
+ * download's peak memory, and fresh memory costs page faults on every use (bench/README.md, "Memory").
  *
- * The writer at the end of the pipeline gives a chunk back once its bytes are written (releaseChunk).
- * A chunk that never comes back (another writable, or one that keeps it) only keeps its slab out of reuse:
+ * Whoever reads a chunk last gives it back (releaseChunk): the decoder its input, the response transform
+ * what it converted or copied, the writers what they wrote. A chunk that never comes back (another writable, or one that keeps it) only keeps its slab out of reuse:
  * the garbage collector frees it, at a full collection (a slab is a WeakMap key). Only the very chunks
  * takeChunk returned count, each once, so a subarray of one or a second release can never free a slab
  * still in use.
@@ -17,10 +18,11 @@
  */
 export const SLAB_BYTES = 1024 * 1024;
 /**
- * Slabs kept for reuse; more are left to the garbage collector. A 1 GB day cycles through 4 or 5. Keeping
- * only 2 let slabs drop and new ones be made all the time: +25 MiB of peak, worse than no pool at all.
+ * Every slab given back is kept for reuse: a new one is made only when none is free, so the pool never
+ * holds more than the most that were out at once (a 1 GB day cycles through 4 or 5, four downloads at
+ * once through ~20). A dropped slab waits for a full collection (a WeakMap key): keeping only 2 cost
+ * +25 MiB of peak on one download, keeping 8 cost +45 MiB at --concurrency 4 (bench/README.md).
  */
-const KEEP_FREE = 8;
 
 interface Slab {
   readonly bytes: Buffer;
@@ -87,7 +89,7 @@ export function releaseChunks(chunks: readonly Buffer[]): void {
 }
 
 function recycle(slab: Slab): void {
-  if (slab.out === 0 && free.length < KEEP_FREE) free.push(slab);
+  if (slab.out === 0) free.push(slab);
 }
 
 function newSlab(): Slab {

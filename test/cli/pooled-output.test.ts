@@ -22,6 +22,25 @@ describe('output through reused buffers', () => {
   it('so are raw and csv of a body sent without gzip (joined socket reads are pooled too)', async () => {
     await wholeEverywhere('never', ['raw', 'csv']);
   });
+
+  it('days fetched ahead into spool files (one output, --concurrency 4) equal the days one by one', async () => {
+    await withEmulator({ ticksPerDay: 150_000 }, async (emu) => {
+      const dir = tempDir();
+      const days = `"$MDGET" ticks ESM25 --start 2025-03-10 --end 2025-03-14 --max-rows 100000000 -q`;
+      const run = await runShell(
+        `cd "${dir}" && ${days} --concurrency 4 -o all.csv && ${days} --concurrency 4 -o 'day-{date}.csv'`,
+        emu.env,
+      );
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      const one = ['10', '11', '12', '13'].map((d) =>
+        readFileSync(join(dir, `day-2025-03-${d}.csv`), 'latin1').split('\n'),
+      );
+      const joined = [one[0]![0], ...one.flatMap((lines) => lines.slice(1, -1))].join('\n');
+      const all = readFileSync(join(dir, 'all.csv'), 'latin1');
+      expect(all.length).toBeGreaterThan(20_000_000);
+      expect(all === `${joined}\n`).toBe(true);
+    });
+  });
 });
 
 async function wholeEverywhere(gzip: 'auto' | 'never', formats: string[]): Promise<void> {
