@@ -51,10 +51,16 @@ export function inflater(
 /**
  * Decoded output gathers in a pooled chunk until it is full (or the body ends), so a body that arrives in
  * 16 KiB pieces still goes on in 256 KiB chunks. The reader releases each chunk once it is done with it.
+ * A piece whose output fills chunks faster than the reader takes them is inflated no further until the
+ * reader asks (_read): one 256 KiB batch of deflate can decode to 256 MB.
  */
 class PooledInflate extends Transform {
   private out: Buffer | undefined;
   private filled = 0;
+  /** The input being inflated, and what to do once all of it is: set while the reader is behind. */
+  private work: { input: Buffer; offset: number; flush: number; done: (error?: Error) => void } | undefined;
+  private inflating = false;
+  private wanted = false;
 
   constructor(
     private readonly zlib: Gunzip | Inflate,
@@ -68,52 +74,82 @@ class PooledInflate extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    try {
-      this.inflate(chunk, constants.Z_NO_FLUSH);
-      releaseChunk(chunk); // read whole: a pooled batch of the body goes back
-      callback();
-    } catch (error) {
-      callback(error as Error);
-    }
+    this.start(chunk, constants.Z_NO_FLUSH, (error) => {
+      if (!error) releaseChunk(chunk); // read whole: a pooled batch of the body goes back
+      callback(error);
+    });
   }
 
   override _flush(callback: TransformCallback): void {
-    try {
-      // Z_FINISH: a body cut inside the compressed stream fails here ("unexpected end of file")
-      this.inflate(EMPTY, constants.Z_FINISH);
-      if (this.out && this.filled > 0) this.push(trimChunk(this.out, this.filled));
-      else if (this.out) releaseChunk(this.out);
-      this.out = undefined;
-      this.zlib.close();
-      callback();
-    } catch (error) {
-      callback(error as Error);
-    }
+    // Z_FINISH: a body cut inside the compressed stream fails here ("unexpected end of file")
+    this.start(EMPTY, constants.Z_FINISH, (error) => {
+      if (!error) {
+        const rest = this.out;
+        this.out = undefined;
+        if (rest && this.filled > 0) this.push(trimChunk(rest, this.filled));
+        else if (rest) releaseChunk(rest);
+        this.zlib.close();
+      }
+      callback(error);
+    });
+  }
+
+  override _read(size: number): void {
+    if (this.inflating)
+      this.wanted = true; // asked from inside a push: answered once the loop is out
+    else if (this.work) this.inflate();
+    else super._read(size);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.work = undefined;
     if (this.out) releaseChunk(this.out);
     this.out = undefined;
     this.zlib.close();
     callback(error);
   }
 
-  private inflate(input: Buffer, flush: number): void {
-    let offset = 0;
-    let left = input.length;
-    for (;;) {
-      this.out ??= takeChunk(DECODED_CHUNK);
-      const room = this.out.length - this.filled;
-      this.handle.writeSync(flush, input, offset, left, this.out, this.filled, room);
-      if (this.zlib.errored) throw this.zlib.errored;
-      const [roomAfter, leftAfter] = this.state as unknown as [number, number];
-      this.filled += room - roomAfter;
-      offset += left - leftAfter;
-      left = leftAfter;
-      if (roomAfter !== 0) return; // all the input taken and no more output for now
-      this.push(this.out);
-      this.out = undefined;
-      this.filled = 0;
+  private start(input: Buffer, flush: number, done: (error?: Error) => void): void {
+    this.work = { input, offset: 0, flush, done };
+    this.inflate();
+  }
+
+  /** Inflates the work's input until all of it is taken, or until the reader is a chunk behind. */
+  private inflate(): void {
+    const work = this.work as NonNullable<typeof this.work>;
+    this.inflating = true;
+    try {
+      for (;;) {
+        this.out ??= takeChunk(DECODED_CHUNK);
+        const room = this.out.length - this.filled;
+        const left = work.input.length - work.offset;
+        this.handle.writeSync(work.flush, work.input, work.offset, left, this.out, this.filled, room);
+        if (this.zlib.errored) throw this.zlib.errored;
+        const [roomAfter, leftAfter] = this.state as unknown as [number, number];
+        this.filled += room - roomAfter;
+        work.offset += left - leftAfter;
+        if (roomAfter !== 0) break; // all the input taken and no more output for now
+        const full = this.out;
+        this.out = undefined; // handed on: never given back from here, even if the reader throws
+        this.filled = 0;
+        if (!this.push(full)) {
+          if (this.destroyed) return;
+          // _read resumes; unless the reader already asked while push ran
+          if (this.readableLength >= this.readableHighWaterMark) return;
+        }
+      }
+    } catch (error) {
+      this.work = undefined;
+      work.done(error as Error);
+      return;
+    } finally {
+      this.inflating = false;
+      if (this.wanted) {
+        this.wanted = false;
+        process.nextTick(() => this._read(this.readableHighWaterMark));
+      }
     }
+    this.work = undefined;
+    work.done();
   }
 }

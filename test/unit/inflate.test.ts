@@ -112,6 +112,27 @@ describe('inflater', () => {
     expect(Buffer.concat(copies).equals(text)).toBe(true);
   });
 
+  it('inflates no further than its reader takes: a small body of 64 MiB of zeros waits for a slow reader', async () => {
+    const bomb = deflateSync(Buffer.alloc(64 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(100_000);
+    const decoder = inflater('deflate');
+    let most = 0;
+    let total = 0;
+    const slow = new Writable({
+      highWaterMark: DECODED_CHUNK,
+      write(chunk: Buffer, _encoding, callback) {
+        most = Math.max(most, decoder.readableLength);
+        total += chunk.length;
+        releaseChunk(chunk);
+        setImmediate(callback);
+      },
+    });
+    await pipeline(Readable.from([bomb]), decoder, slow);
+    expect(total).toBe(64 * 1024 * 1024);
+    // Node's zlib stream held about this much too; decoding the whole batch at once held all 64 MiB
+    expect(most).toBeLessThanOrEqual(2 * DECODED_CHUNK);
+  });
+
   it('gives its pending chunk back when destroyed', async () => {
     const decoder: Transform = inflater('gzip');
     decoder.write(gzipSync(text).subarray(0, 1000));
