@@ -31,6 +31,7 @@ type AnyColumn = Column<never>;
 // Rows are encoded straight into a buffer of this size: no string of the batch is ever built, and each
 // write hands the stream one buffer. Two buffers at most are alive here, so memory stays flat.
 const BATCH_BYTES = 256 * 1024;
+const NO_BATCH = Buffer.alloc(0);
 // A UTF-16 code unit takes at most three UTF-8 bytes (a surrogate pair, two units, takes four).
 const MAX_BYTES_PER_UNIT = 3;
 
@@ -43,14 +44,14 @@ class BatchedWriter {
 
   /** Appends `text`; true when a batch is full and `flush()` should be awaited before more text. */
   add(text: string): boolean {
-    if (text.length * MAX_BYTES_PER_UNIT > BATCH_BYTES - this.used) this.seal(text);
+    if (text.length * MAX_BYTES_PER_UNIT > this.buffer.length - this.used) this.seal(text);
     else this.used += this.buffer.write(text, this.used);
     return this.full !== undefined;
   }
 
   /** Appends `text` and a line feed; true when `flush()` should be awaited. */
   addLine(text: string): boolean {
-    if ((text.length + 1) * MAX_BYTES_PER_UNIT > BATCH_BYTES - this.used) return this.add(`${text}\n`);
+    if ((text.length + 1) * MAX_BYTES_PER_UNIT > this.buffer.length - this.used) return this.add(`${text}\n`);
     this.used += this.buffer.write(text, this.used);
     this.buffer[this.used++] = 0x0a;
     return this.full !== undefined;
@@ -62,14 +63,14 @@ class BatchedWriter {
     this.full = undefined;
     if (full !== undefined) await this.send(full);
     if (all) {
-      const rest = this.cut();
+      const rest = this.cut(false);
       if (rest) await this.send(rest);
     }
   }
 
   private seal(text: string): void {
     const pending = this.full === undefined ? [] : [this.full];
-    const gathered = this.cut();
+    const gathered = this.cut(true);
     if (gathered) pending.push(gathered);
     if (text.length * MAX_BYTES_PER_UNIT > BATCH_BYTES) pending.push(Buffer.from(text));
     else this.used = this.buffer.write(text);
@@ -78,14 +79,15 @@ class BatchedWriter {
   }
 
   /**
-   * The bytes gathered so far and a new batch to gather into. A batch is a pooled chunk (chunk-pool.ts):
-   * the stream may keep a written buffer after its callback (coalescing file writes do), so a batch is
-   * reused only once the writer gives it back.
+   * The bytes gathered so far, and a new batch to gather into when `more` is to come (after the last
+   * flush, none: a later add seals the empty one and takes a batch). A batch is a pooled chunk
+   * (chunk-pool.ts): the stream may keep a written buffer after its callback (coalescing file writes
+   * do), so a batch is reused only once the writer gives it back.
    */
-  private cut(): Buffer | undefined {
+  private cut(more: boolean): Buffer | undefined {
     const gathered = this.used > 0 ? trimChunk(this.buffer, this.used) : undefined;
     if (!gathered) releaseChunk(this.buffer);
-    this.buffer = takeChunk(BATCH_BYTES);
+    this.buffer = more ? takeChunk(BATCH_BYTES) : NO_BATCH;
     this.used = 0;
     return gathered;
   }
