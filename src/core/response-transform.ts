@@ -227,7 +227,12 @@ export class ResponseTransform extends Transform {
   }
 
   private finish(): void {
-    if (this.passThroughJson) return;
+    if (this.passThroughJson) {
+      // a JSON body with no line end in its first 64 KiB was only seen whole here
+      if (this.pending.length > 0) this.push(this.pending);
+      this.pending = EMPTY;
+      return;
+    }
     const rest = this.pending;
     this.pending = EMPTY;
     const last = lastLineBefore(rest, rest.length);

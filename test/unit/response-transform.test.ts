@@ -171,5 +171,10 @@ describe('ResponseTransform on wire fixtures', () => {
     }
     const json = fixture('futopts.json');
     expect((await run(json, 'csv', 'opaque', 5, true)).text).toBe(json.toString());
+    // written on one line, as a JSON body may well be: whole, not dropped for want of a line end
+    const oneLine = Buffer.from(JSON.stringify(JSON.parse(json.toString())));
+    expect(oneLine.includes('\n')).toBe(false);
+    for (const size of [5, 1 << 20])
+      expect((await run(oneLine, 'csv', 'opaque', size, true)).text).toBe(oneLine.toString());
   });
 });
