@@ -95,10 +95,14 @@ class PooledInflate extends Transform {
   }
 
   override _read(size: number): void {
-    if (this.inflating)
+    if (this.inflating) {
       this.wanted = true; // asked from inside a push: answered once the loop is out
-    else if (this.work) this.inflate();
-    else super._read(size);
+      return;
+    }
+    if (this.work) this.inflate();
+    // Once the input is all taken, Transform's own _read lets the next one in: a read that ended the
+    // input without a push (the last output fit in the chunk being filled) would wait for it forever.
+    if (!this.work) super._read(size);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {

@@ -133,6 +133,25 @@ describe('inflater', () => {
     expect(most).toBeLessThanOrEqual(2 * DECODED_CHUNK);
   });
 
+  it('a slow reader of a large body gets all of it: an input ended without a push lets the next one in', {
+    timeout: 20_000,
+  }, async () => {
+    const body = gzipSync(Buffer.concat(Array.from({ length: 8 }, () => text)));
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < body.length; at += 256 * 1024) pieces.push(body.subarray(at, at + 256 * 1024));
+    let total = 0;
+    const slow = new Writable({
+      highWaterMark: 1024 * 1024,
+      write(chunk: Buffer, _encoding, callback) {
+        total += chunk.length;
+        releaseChunk(chunk);
+        setImmediate(callback);
+      },
+    });
+    await pipeline(Readable.from(pieces), inflater('gzip'), slow);
+    expect(total).toBe(8 * text.length);
+  });
+
   it('gives its pending chunk back when destroyed', async () => {
     const decoder: Transform = inflater('gzip');
     decoder.write(gzipSync(text).subarray(0, 1000));
