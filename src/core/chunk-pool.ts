@@ -6,23 +6,18 @@
  * download's peak memory, and fresh memory costs page faults on every use (bench/README.md, "Memory").
  *
  * Whoever reads a chunk last gives it back (releaseChunk): the decoder its input, the response transform
- * what it converted or copied, the writers what they wrote. A chunk that never comes back (another writable, or one that keeps it) only keeps its slab out of reuse:
- * the garbage collector frees it, at a full collection (a slab is a WeakMap key). Only the very chunks
- * takeChunk returned count, each once, so a subarray of one or a second release can never free a slab
- * still in use.
+ * what it converted or copied, the writers what they wrote. A chunk that never comes back (another
+ * writable, or one that keeps it) only keeps its slab out of reuse: the garbage collector frees it, at a
+ * full collection (a slab is a WeakMap key). Only the very chunks takeChunk returned count, each once, so
+ * a subarray of one or a second release can never free a slab still in use.
  */
 
 /**
- * One or two converted chunks (an ndjson chunk is ~2.5x a 256 KiB csv batch; a larger chunk gets a buffer
- * of its own). 2 MiB slabs kept more memory alive than they saved on Node 20: +5 MiB of peak for csv.
+ * Four of the decoder's 256 KiB chunks, or one or two converted ones (an ndjson chunk is ~2.5x a 256 KiB
+ * csv batch; a chunk larger than a slab gets a buffer of its own). 2 MiB slabs kept more memory alive
+ * than they saved on Node 20: +5 MiB of peak for csv.
  */
 export const SLAB_BYTES = 1024 * 1024;
-/**
- * Every slab given back is kept for reuse: a new one is made only when none is free, so the pool never
- * holds more than the most that were out at once (a 1 GB day cycles through 4 or 5, four downloads at
- * once through ~20). A dropped slab waits for a full collection (a WeakMap key): keeping only 2 cost
- * +25 MiB of peak on one download, keeping 8 cost +45 MiB at --concurrency 4 (bench/README.md).
- */
 
 interface Slab {
   readonly bytes: Buffer;
@@ -88,6 +83,12 @@ export function releaseChunks(chunks: readonly Buffer[]): void {
   for (const chunk of chunks) releaseChunk(chunk);
 }
 
+/**
+ * Every slab given back is kept for reuse: a new one is made only when none is free, so the pool never
+ * holds more than the most that were out at once (a 1 GB day cycles through 4 or 5, four downloads at
+ * once through ~20). A dropped slab waits for a full collection (a WeakMap key): keeping only 2 cost
+ * +25 MiB of peak on one download, keeping 8 cost +45 MiB at --concurrency 4 (bench/README.md).
+ */
 function recycle(slab: Slab): void {
   if (slab.out === 0) free.push(slab);
 }
