@@ -27,10 +27,11 @@ export interface Io {
    */
   stdoutFd?: number;
   /**
-   * Writes a short, complete text (help, version) to stdout at once, without building the stdout stream;
-   * returns the bytes left for `stdout` where it would block; a write error is thrown.
+   * Writes a short, complete text (help, version, a dry run's lines) to stdout or stderr at once, without
+   * building that stream; returns the bytes left for the stream where it would block; a write error (EPIPE)
+   * is thrown.
    */
-  writeStdoutSync?(text: string): Buffer;
+  writeSync?(to: 'stdout' | 'stderr', text: string): Buffer;
 }
 
 const same = (text: string) => text;
@@ -38,10 +39,15 @@ const same = (text: string) => text;
 /** Text unchanged: what `color` is when colour is off. */
 export const NO_COLORS: Colors = { dim: same, red: same, bold: same, cyan: same, yellow: same };
 
-/** A terminal is a character device: a pipe or a file is known not to be one without building its stream. */
+/**
+ * A terminal is a character device: a pipe or a file is known not to be one without building its stream.
+ * Nor is Linux's /dev/null (major 1, the memory devices), where cron jobs send stderr: asking its stream
+ * whether it is a TTY would load Node's stream modules.
+ */
 function isCharacterDevice(fd: number): boolean {
   try {
-    return fstatSync(fd).isCharacterDevice();
+    const stat = fstatSync(fd);
+    return stat.isCharacterDevice() && !(process.platform === 'linux' && stat.rdev >> 8 === 1);
   } catch {
     return false; // closed
   }
@@ -74,16 +80,16 @@ export async function systemIo(): Promise<Io> {
     cwd: process.cwd(),
     color,
     stdoutFd: 1,
-    writeStdoutSync,
+    writeSync: (to, text) => writeAllSync(to === 'stdout' ? 1 : 2, text),
   };
 }
 
-/** fs.writeSync to fd 1 until done; stops early where stdout would block, returning the rest. */
-function writeStdoutSync(text: string): Buffer {
+/** fs.writeSync to `fd` until done; stops early where it would block, returning the rest. */
+function writeAllSync(fd: number, text: string): Buffer {
   const bytes = Buffer.from(text);
   let written = 0;
   try {
-    while (written < bytes.length) written += writeSync(1, bytes, written);
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
   }

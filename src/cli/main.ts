@@ -119,7 +119,7 @@ async function answerFromTables(argv: readonly string[], io: Io): Promise<number
   else return undefined;
   let failed: NodeJS.ErrnoException | null | undefined;
   try {
-    const rest = io.writeStdoutSync ? io.writeStdoutSync(text) : Buffer.from(text);
+    const rest = io.writeSync ? io.writeSync('stdout', text) : Buffer.from(text);
     if (rest.length > 0) {
       io.stdout.on('error', () => {}); // the write's callback below gets the error
       failed = await new Promise((resolve) => io.stdout.write(rest, resolve));

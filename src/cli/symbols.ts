@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { usageError } from '../core/errors.js';
 import type { Io } from './io.js';
 
@@ -13,7 +12,11 @@ export async function symbolsFrom(
   if (file !== undefined) {
     let text: string;
     try {
-      text = file === '-' ? await readAll(io.stdin) : await readFile(file, 'utf8');
+      // fs/promises loaded only for a file: it loads Node's stream modules, which a dry run does not need
+      text =
+        file === '-'
+          ? await readAll(io.stdin)
+          : await (await import('node:fs/promises')).readFile(file, 'utf8');
     } catch (error) {
       throw usageError(
         `--symbols-file ${file}: cannot read it (${(error as { code?: string }).code ?? 'error'})`,

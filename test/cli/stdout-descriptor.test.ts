@@ -80,6 +80,24 @@ describe.concurrent('stdout written through its descriptor', () => {
     },
   );
 
+  it.skipIf(process.platform !== 'linux')(
+    'a dry run written at once to a non-blocking stdout whose reader is late: every line, in order',
+    async () => {
+      await withEmulator({}, async (emu) => {
+        // 3,653 days: ~440 KB of URLs, far more than the FIFO's 64 KiB, so the direct writes meet EAGAIN
+        const args = ['ticks', 'ESM25', '--start', '2015-01-01', '--end', '2025-01-01', '--dry-run'];
+        const expected = execFileSync(BIN, [...args, '-q'], {
+          env: { PATH: nodePath(), ...emu.env },
+        }).toString();
+        expect(expected.length).toBeGreaterThan(200_000);
+        const run = await runOnNonBlockingFifo(BIN, args, emu.env, 400);
+        expect(run.code).toBe(0);
+        expect(run.stdout.toString() === expected).toBe(true);
+        expect(run.stderr.split('\n').filter((line) => line.startsWith('mdget: ESM25 ')).length).toBe(3653);
+      });
+    },
+  );
+
   it('through a pipe, the same bytes as the service sent; a reader that leaves early ends the run quietly', async () => {
     await withEmulator({ ticksPerDay: 300_000 }, async (emu) => {
       const expected = await fetchBytes(ticksUrl(emu.urls.historical));

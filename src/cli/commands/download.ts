@@ -24,7 +24,7 @@ import type { RunDeps } from '../../core/run-types.js';
 import { commandSpec, type DownloadName } from '../command-table.js';
 import { configFrom, type RunContext } from '../context.js';
 import type { FlagsOf } from '../flags.js';
-import { withRunDeps } from '../run-deps.js';
+import type { Io } from '../io.js';
 import { symbolsFrom } from '../symbols.js';
 import { type CommonFlags, DOWNLOAD_MAPPERS, extraParamsFrom, type MapperInput } from './download-options.js';
 
@@ -80,8 +80,12 @@ export async function runDownloadCommand<N extends DownloadName>(
     await printPlans(plans, options.sourceTimeZone, Boolean(flags.quiet), ctx);
     return;
   }
-  // Loaded here, not at the top: it pulls in undici, which --help, --dry-run and usage errors do not need.
-  const { runBatch } = await import('../../core/batch.js');
+  // Loaded here, not at the top: undici, the writers and Node's stream modules, which --help, --dry-run and
+  // usage errors do not need.
+  const [{ runBatch }, { withRunDeps }] = await Promise.all([
+    import('../../core/batch.js'),
+    import('../run-deps.js'),
+  ]);
   const result = await withRunDeps(flags, ctx, batch.output, (deps) =>
     runBatch(plans, batch, withShortNotes(deps)),
   );
@@ -104,22 +108,56 @@ async function printPlans(
   ctx: RunContext,
 ): Promise<void> {
   const { io, secrets } = ctx;
-  let closed = false;
-  const onError = () => {
-    closed = true;
-  };
-  io.stdout.once('error', onError);
+  const lines = new PlanLines(io);
   try {
     for (const [i, plan] of plans.entries()) {
-      // write errors (EPIPE) arrive on a later tick
+      // a stream's write errors (EPIPE) arrive on a later tick
       if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
-      if (closed) return;
+      if (lines.closed) return;
       const times = quiet ? undefined : windowTimes(plan, sourceZone);
-      if (times !== undefined) io.stderr.write(`${io.color.dim(`mdget: ${plan.symbol} ${times}`)}\n`);
-      io.stdout.write(`${redactText(redactUrl(plan.url), secrets)}\n`);
+      if (times !== undefined) lines.write('stderr', `${io.color.dim(`mdget: ${plan.symbol} ${times}`)}\n`);
+      lines.write('stdout', `${redactText(redactUrl(plan.url), secrets)}\n`);
     }
   } finally {
-    io.stdout.removeListener('error', onError);
+    lines.done();
+  }
+}
+
+/**
+ * A dry run's lines, written at once to the descriptors where the Io can (Node's stdout and stderr streams
+ * cost a pipe its stream modules at start-up, issue 9); from the first write that would block, through the
+ * streams, in order. A reader gone away (EPIPE) closes the listing.
+ */
+class PlanLines {
+  closed = false;
+  private streamed = false;
+  private readonly onError = () => {
+    this.closed = true;
+  };
+
+  constructor(private readonly io: Io) {}
+
+  write(to: 'stdout' | 'stderr', text: string): void {
+    let rest: string | Buffer = text;
+    if (!this.streamed && this.io.writeSync) {
+      try {
+        rest = this.io.writeSync(to, text);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+        this.closed = true;
+        return;
+      }
+      if (rest.length === 0) return;
+    }
+    if (!this.streamed) {
+      this.streamed = true;
+      this.io.stdout.once('error', this.onError);
+    }
+    this.io[to].write(rest);
+  }
+
+  done(): void {
+    if (this.streamed) this.io.stdout.removeListener('error', this.onError);
   }
 }
 
