@@ -38,6 +38,7 @@ export type TimestampConverter = (text: string) => string;
 export function isValidTimeZone(name: string): boolean {
   // Newer Intl (ECMA-402 2024) also takes offsets such as '+01:00' as zones: keep Node 20 and 24 alike.
   if (typeof name !== 'string' || !/^[A-Za-z]/.test(name)) return false;
+  if (Object.hasOwn(US_RULE_ZONES, name)) return true;
   try {
     formatterFor(name);
     return true;
@@ -56,7 +57,7 @@ export function assertTimeZone(name: string, flag: string): void {
 /** The instant `zone`'s clocks show as `wall`: `which` picks a fold's pass; a gap takes the offset before. */
 export function utcOfWallTime(wall: WallTime, zone: string, which: 'earlier' | 'later'): Date {
   const time = wall.getTime();
-  const span = wallSpan(new ZoneOffsets(zone), time);
+  const span = wallSpan(offsetsOf(zone), time);
   const isFold = span.before > span.after;
   return new Date(time - (isFold && which === 'later' ? span.after : span.before));
 }
@@ -64,7 +65,7 @@ export function utcOfWallTime(wall: WallTime, zone: string, which: 'earlier' | '
 /** The wall clock of `zone` at `instant`, as a WallTime (UTC fields = that wall clock). */
 export function wallTimeOf(instant: Date, zone: string): WallTime {
   const time = instant.getTime();
-  return new Date(time + offsetAt(formatterFor(zone), time));
+  return new Date(time + offsetsOf(zone).segment(time).offset);
 }
 
 /** A converter for one response's timestamps (spec §1.2), keeping instants in row order through a fold. */
@@ -76,8 +77,8 @@ export function createTimestampConverter(options: TimestampConverterOptions): Ti
   assertTimeZone(sourceZone, '--source-tz');
   if (target !== 'utc') assertTimeZone(target, '--tz');
   if (order !== 'asc' && order !== 'desc') throw usageError(`--order '${order}': use asc or desc`);
-  const source = new ZoneOffsets(sourceZone);
-  const zoned = target === 'utc' ? undefined : new ZoneOffsets(target);
+  const source = offsetsOf(sourceZone);
+  const zoned = target === 'utc' ? undefined : offsetsOf(target);
   const descending = order === 'desc';
 
   // The fold rule: asc takes the earliest instant not before the previous row, desc the latest not
@@ -236,15 +237,23 @@ interface DayOffsets {
 }
 
 /**
- * A zone's offsets, asked of Intl once per UTC day and kept. Assumes at most one transition per UTC day:
- * tzdb puts transitions weeks or months apart.
+ * A zone's offsets, asked of Intl once per UTC day and kept (or taken from the US rule below). Assumes at
+ * most one transition per UTC day: tzdb puts transitions weeks or months apart.
  */
 class ZoneOffsets {
-  private readonly format: Intl.DateTimeFormat;
   private readonly days = new Map<number, DayOffsets>();
+  private readonly standard: number | undefined;
+  private formatter: Intl.DateTimeFormat | undefined;
 
-  constructor(zone: string) {
-    this.format = formatterFor(zone);
+  constructor(private readonly zone: string) {
+    this.standard = Object.hasOwn(US_RULE_ZONES, zone) ? US_RULE_ZONES[zone] : undefined;
+    if (this.standard === undefined) this.formatter = formatterFor(zone); // an unknown zone throws here
+  }
+
+  /** Built on first use: a zone of the US rule may never need it. */
+  private get format(): Intl.DateTimeFormat {
+    this.formatter ??= formatterFor(this.zone);
+    return this.formatter;
   }
 
   /** The constant-offset segment holding `utc`, cut at the edges of its UTC day. */
@@ -276,6 +285,10 @@ class ZoneOffsets {
 
   private day(day: number): DayOffsets {
     let offsets = this.days.get(day);
+    if (offsets === undefined && this.standard !== undefined) {
+      offsets = usRuleDay(this.standard, day);
+      if (offsets !== undefined) this.days.set(day, offsets);
+    }
     if (offsets === undefined) {
       const start = day * DAY;
       const end = start + DAY;
@@ -298,6 +311,54 @@ class ZoneOffsets {
     }
     return hi;
   }
+}
+
+// One ZoneOffsets a zone, so that its days are asked once a run.
+const zoneOffsets = new Map<string, ZoneOffsets>();
+
+function offsetsOf(zone: string): ZoneOffsets {
+  let offsets = zoneOffsets.get(zone);
+  if (offsets === undefined) {
+    offsets = new ZoneOffsets(zone);
+    zoneOffsets.set(zone, offsets);
+  }
+  return offsets;
+}
+
+/**
+ * The two market zones keep the United States' rule since 2007: daylight time from the second Sunday of
+ * March to the first Sunday of November, changing at 02:00 local. Their offsets come from that rule rather
+ * than Intl, whose first formatter costs a dry run 12-25 ms of ICU start-up (issue 9), but only for the
+ * years checked against the tzdb of Node 20 and 24 (test/unit/time-zones.test.ts, every day): a change of
+ * the law reaches later years through Intl and Node's tzdb. Standard offsets, ms.
+ */
+const US_RULE_ZONES: Record<string, number> = {
+  'America/New_York': -5 * HOUR,
+  'America/Chicago': -6 * HOUR,
+};
+const US_RULE_FIRST_YEAR = 2007;
+export const US_RULE_LAST_YEAR = 2026;
+
+/** One UTC day of a US rule zone; undefined outside the checked years. */
+function usRuleDay(standard: number, day: number): DayOffsets | undefined {
+  const start = day * DAY;
+  const year = new Date(start).getUTCFullYear();
+  if (year < US_RULE_FIRST_YEAR || year > US_RULE_LAST_YEAR) return undefined;
+  const daylight = standard + HOUR;
+  // 02:00 standard time on the second Sunday of March; 02:00 daylight time on the first Sunday of November
+  const spring = sundayOnOrAfter(year, 3, 8) * DAY + 2 * HOUR - standard;
+  const autumn = sundayOnOrAfter(year, 11, 1) * DAY + 2 * HOUR - daylight;
+  const end = start + DAY;
+  if (start < spring && spring <= end) return { before: standard, after: daylight, transition: spring };
+  if (start < autumn && autumn <= end) return { before: daylight, after: standard, transition: autumn };
+  const offset = start >= spring && start < autumn ? daylight : standard;
+  return { before: offset, after: offset, transition: end };
+}
+
+/** Days since 1970-01-01 of the first Sunday on or after the given date (1970-01-01 was a Thursday). */
+function sundayOnOrAfter(year: number, month: number, day: number): number {
+  const days = daysFromCivil(year, month, day);
+  return days + ((7 - ((days + 4) % 7)) % 7);
 }
 
 /**
