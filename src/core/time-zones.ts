@@ -2,9 +2,10 @@ import { usageError } from './errors.js';
 import type { WallTime } from './wall-time.js';
 
 /**
- * Time zones through Intl only (no offset tables of our own). Intl is slow (~7 µs a call) and the
- * converter runs on every row of multi-gigabyte tick files, so offsets are asked once per UTC day and
- * a zone's transitions are found by bisection; rows then cost a few comparisons and additions.
+ * Time zones through Intl, but for the two market zones in the years their rule was checked for (below:
+ * the first formatter costs a start-up its ICU). Intl is slow (~7 µs a call) and the converter runs on
+ * every row of multi-gigabyte tick files, so offsets are asked once per UTC day and a zone's transitions
+ * are found by bisection; rows then cost a few comparisons and additions.
  *
  * Two rules hold everywhere in this file:
  * - A wall time in a spring-forward gap is read as if the clock had not yet moved forward: with the
