@@ -61,7 +61,7 @@ await build({
 // own import() where it passes one, else the bundle's.
 const bundlePath = `${outdir}/main.cjs`;
 const text = readFileSync(bundlePath, 'utf8');
-const rewritten = text.replace(/\bimport\(("[^"]+")\)/g, '__mdgetImport($1)');
-if (/\bimport\((?!specifier\))/.test(rewritten))
+const rewritten = text.replace(/(?<![\w$.])import\(("[^"]+")\)/g, '__mdgetImport($1)');
+if (/(?<![\w$.])import\((?!specifier\))/.test(rewritten))
   throw new Error('bundle-cli: an import() the rewrite missed');
 writeFileSync(bundlePath, rewritten);
