@@ -1,14 +1,15 @@
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { MdgetError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import { tempPathFor } from '../core/writers/atomic-file.js';
+import { makeDirectory } from '../core/writers/targets.js';
 
 /** Refuses a --report path that cannot be written, before any request (exit 6). */
 export async function checkReportPath(path: string): Promise<void> {
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) throw new MdgetError('MDGET_IO', `cannot write --report ${path}: is a directory`);
-  await mkdir(dirname(resolve(path)), { recursive: true }).catch((error: { code?: string }) => {
+  await makeDirectory(dirname(resolve(path))).catch((error: { code?: string }) => {
     throw new MdgetError('MDGET_IO', `cannot write --report ${path}: ${error.code ?? 'error'}`);
   });
 }

@@ -84,6 +84,21 @@ describe('output errors are found before any request, with one line naming -o', 
       6,
       /^mdget: -o blocked\/x\.csv: cannot create its directory: (ENOTDIR|EEXIST)/,
     ],
+    // a parent that cannot hold a directory: Node's recursive mkdir never returned there
+    ...(process.platform === 'linux'
+      ? [
+          [
+            [...TICKS, '-o', '/proc/mdget/x.csv'],
+            6,
+            /^mdget: -o \/proc\/mdget\/x\.csv: cannot create its directory: ENOENT/,
+          ] as [string[], number, RegExp],
+          [
+            [...TICKS, '-o', 'x.csv', '--report', '/proc/mdget/r.json'],
+            6,
+            /^mdget: cannot write --report \/proc\/mdget\/r\.json: ENOENT/,
+          ] as [string[], number, RegExp],
+        ]
+      : []),
   ])('%j → exit %i', async (args, code, message) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const dir = tempDir();

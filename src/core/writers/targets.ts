@@ -51,7 +51,7 @@ export async function prepareTarget(path: string): Promise<TargetKind> {
   }
   if (kind === 'missing') {
     try {
-      await mkdir(dirname(resolve(path)), { recursive: true });
+      await makeDirectory(dirname(resolve(path)));
     } catch (error) {
       throw new MdgetError(
         'MDGET_IO',
@@ -98,4 +98,22 @@ export async function directSink(path: string): Promise<Sink> {
       await close();
     },
   };
+}
+
+/**
+ * mkdir -p, one level at a time. Node's recursive mkdir never returns where a parent cannot hold a
+ * directory and says ENOENT though it exists (/proc): `-o /proc/x/day.csv` hung the run, Ctrl-C included.
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (info?.isDirectory()) return;
+  const parent = dirname(dir);
+  if (info === undefined && parent !== dir) await makeDirectory(parent);
+  try {
+    await mkdir(dir); // a file in the way: EEXIST; a parent that cannot hold it (/proc): ENOENT
+  } catch (error) {
+    // made meanwhile by another run
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await stat(dir)).isDirectory()) return;
+    throw error;
+  }
 }
