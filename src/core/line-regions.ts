@@ -34,10 +34,23 @@ export function lastLineBefore(bytes: Buffer, end: number): { start: number; end
     while (stop > 0 && isEnd(bytes[stop - 1])) stop--;
     if (stop === 0) return undefined;
     const start = Math.max(bytes.lastIndexOf(LF, stop - 1), bytes.lastIndexOf(CR, stop - 1)) + 1;
-    if (bytes.subarray(start, stop).toString('latin1').trim() !== '') return { start, end: stop };
+    if (!isBlank(bytes, start, stop)) return { start, end: stop };
     stop = start;
   }
   return undefined;
+}
+
+/**
+ * True when [start, end) holds only what String.prototype.trim() removes from latin1 text (tab, vertical
+ * tab, form feed, space, no-break space; line ends do not occur inside a line). Read byte by byte, not
+ * through a string: it runs on a chunk's edge lines, ~10,000 times for a 300 MB day.
+ */
+function isBlank(bytes: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0b && byte !== 0x0c && byte !== 0xa0) return false;
+  }
+  return true;
 }
 
 /** The first `length` characters of field `index` of the line [start, end), or undefined when it has none. */

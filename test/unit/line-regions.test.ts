@@ -23,6 +23,18 @@ describe('line regions', () => {
     ]);
   });
 
+  it('lastLineBefore takes as blank exactly what trim() removes, for every latin1 byte', () => {
+    for (let byte = 0; byte < 256; byte++) {
+      if (byte === 10 || byte === 13) continue;
+      const bytes = Buffer.concat([b('a,1\n'), Buffer.from([32, byte, 32]), b('\r\n')]);
+      const blank = String.fromCharCode(32, byte, 32).trim() === '';
+      expect([byte, lastLineBefore(bytes, bytes.length)]).toEqual([
+        byte,
+        blank ? { start: 0, end: 3 } : { start: 4, end: 7 },
+      ]);
+    }
+  });
+
   it('lastLineBefore skips blank lines and line ends', () => {
     const bytes = b('one\r\ntwo\r\n \r\n\r\n');
     const last = lastLineBefore(bytes, bytes.length);
