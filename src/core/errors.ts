@@ -52,3 +52,19 @@ export const configError = (message: string) => new MdgetError('MDGET_CONFIG', m
 /** The one error of a run stopped by its abort signal (SIGINT: exit 130); `cause` is what the abort threw. */
 export const interruptedError = (cause?: unknown) =>
   new MdgetError('MDGET_ABORTED', 'interrupted', cause === undefined ? {} : { cause });
+
+/** Converts a file-system error into MDGET_IO with a one-line message. */
+export function ioError(error: unknown, what: string): MdgetError {
+  const code = (error as { code?: string }).code;
+  const reason =
+    code === 'ENOSPC'
+      ? 'disk full'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'ENOENT'
+          ? 'no such directory'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : (error as Error).message;
+  return new MdgetError('MDGET_IO', `cannot write ${what}: ${reason}`, { cause: error });
+}

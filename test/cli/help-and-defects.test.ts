@@ -73,6 +73,23 @@ describe.concurrent('mdget help', () => {
     });
   });
 
+  it('a dry run into a full disk is exit 6 in one line; a stderr that cannot take the window lines loses only them', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const plan = '"$MDGET" ticks ESM25 --start 2025-03-13 --dry-run';
+      const full = await runShell(`${plan} > /dev/full`, emu.env);
+      expect([full.code, full.stderr.trimEnd().split('\n').at(-1)]).toEqual([
+        6,
+        'mdget: cannot write standard output: disk full',
+      ]);
+      const quiet = await runShell(`${plan} 2> /dev/full`, emu.env);
+      expect([quiet.code, quiet.stdout]).toEqual([
+        0,
+        expect.stringMatching(/^http.*queryticks\.ashx\?.*\n$/),
+      ]);
+      expect(emu.requests).toHaveLength(0);
+    });
+  });
+
   it('the compile cache goes to $XDG_CACHE_HOME/mdget, never to the cwd or $TMPDIR', async () => {
     const [cwd, tmp, xdg] = [tempDir(), tempDir(), tempDir()];
     const cached = await runCli(['--version'], { cwd, env: { TMPDIR: tmp, XDG_CACHE_HOME: xdg } });

@@ -15,7 +15,7 @@ import { eventsCommand } from '../../core/commands/events.js';
 import { futuresOptionsCommand } from '../../core/commands/futures-options.js';
 import { minutesCommand } from '../../core/commands/minutes.js';
 import { ticksCommand } from '../../core/commands/ticks.js';
-import { usageError } from '../../core/errors.js';
+import { ioError, usageError } from '../../core/errors.js';
 import { plannedOutputs } from '../../core/output-groups.js';
 import { windowTimes } from '../../core/plan-times.js';
 import type { PlannedRequest } from '../../core/planned-request.js';
@@ -143,8 +143,13 @@ class PlanLines {
       try {
         rest = this.io.writeSync(to, text);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
-        this.closed = true;
+        if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
+          this.closed = true;
+          return;
+        }
+        // A full disk behind `> plan.txt` is exit 6 in one line, as stdout's stream error is (main.ts); the
+        // window lines on stderr are commentary, and a stderr that cannot take them loses them.
+        if (to === 'stdout') throw ioError(error, 'standard output');
         return;
       }
       if (rest.length === 0) return;

@@ -3,7 +3,7 @@ import { copyFile, type FileHandle, open, rename, rm, truncate } from 'node:fs/p
 import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { releaseChunks } from '../chunk-pool.js';
-import { MdgetError } from '../errors.js';
+import { ioError, MdgetError } from '../errors.js';
 
 /** Where a download goes: a writable plus the two ways it can end. */
 export interface Sink {
@@ -29,22 +29,6 @@ export function writeTo(out: NodeJS.WritableStream, data: string | Buffer): Prom
 /** The temporary name beside the target, so the final rename stays on one file system and is atomic. */
 export const tempPathFor = (target: string): string =>
   join(dirname(target), `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.part`);
-
-/** Converts a file-system error into MDGET_IO with a one-line message. */
-export function ioError(error: unknown, what: string): MdgetError {
-  const code = (error as { code?: string }).code;
-  const reason =
-    code === 'ENOSPC'
-      ? 'disk full'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'ENOENT'
-          ? 'no such directory'
-          : code === 'EISDIR'
-            ? 'is a directory'
-            : (error as Error).message;
-  return new MdgetError('MDGET_IO', `cannot write ${what}: ${reason}`, { cause: error });
-}
 
 /** Bytes gathered before one writev: large writes keep a file download near curl's speed (shared/notes). */
 const COALESCE_BYTES = 1024 * 1024;

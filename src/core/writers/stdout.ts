@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { ioError, type Sink, writeTo } from './atomic-file.js';
+import { ioError } from '../errors.js';
+import { type Sink, writeTo } from './atomic-file.js';
 
 const EMPTY = Buffer.alloc(0);
 

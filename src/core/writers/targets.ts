@@ -1,7 +1,7 @@
 import { lstat, mkdir, open, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { MdgetError } from '../errors.js';
-import { coalescingWriter, ioError, type Sink } from './atomic-file.js';
+import { ioError, MdgetError } from '../errors.js';
+import { coalescingWriter, type Sink } from './atomic-file.js';
 
 /**
  * What an output path is before anything is written (issue 10, cli.md -o): nothing yet, a regular file,
