@@ -15,7 +15,7 @@ import type { BatchOptions, BatchResult, RequestResult, RunDeps } from './run-ty
 import { readResumePoint, resumeItems } from './update.js';
 import { gzipped } from './writers/gzip-sink.js';
 import { isFinal } from './writers/provisional.js';
-import { prepareTarget, type TargetKind, targetKind } from './writers/targets.js';
+import { makeDirectoriesFor, type TargetKind, targetKind } from './writers/targets.js';
 
 /**
  * Runs the planned requests: outputs are checked for clobbering and their directories created before the
@@ -49,7 +49,7 @@ export async function runBatch(
   const resumedAway: RequestResult[] = [];
   // Every target is looked at before anything is created or sent (issue 10): a refusal leaves no trace.
   const kinds = new Map<OutputGroup, TargetKind>();
-  for (const group of groups) if (group.target !== '-') kinds.set(group, await targetKind(group.target));
+  for (const group of groups) if (group.target !== '-') kinds.set(group, targetKind(group.target));
   for (const group of groups) {
     const kind = kinds.get(group);
     if (kind === 'directory')
@@ -71,7 +71,7 @@ export async function runBatch(
       continue;
     }
     // A provisional file (its data reached past the cut-off) is fetched again (issue 8).
-    if (kind === 'file' && options.skipExisting && (await isFinal(group.target))) {
+    if (kind === 'file' && options.skipExisting && isFinal(group.target)) {
       for (const item of group.items) item.result.status = 'skipped';
       deps.onNote?.(`skipped ${group.target}: it exists (--skip-existing)`);
       continue;
@@ -84,7 +84,7 @@ export async function runBatch(
     }
     pending.push(group);
   }
-  for (const group of pending) if (kinds.get(group) === 'missing') await prepareTarget(group.target);
+  await makeDirectoriesFor(pending.filter((g) => kinds.get(g) === 'missing').map((g) => g.target));
 
   const cuts = new CutTracker(options.maxRows === undefined ? {} : { maxRows: options.maxRows });
   const plan = {

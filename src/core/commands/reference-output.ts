@@ -25,7 +25,7 @@ export async function checkOutput(
 ): Promise<CheckedOutput> {
   const { output, force } = options;
   if (output === '-') return { output, special: false };
-  const kind = await targetKind(output);
+  const kind = targetKind(output);
   if (kind === 'special') {
     if (database) {
       throw usageError(

@@ -1,4 +1,5 @@
-import { rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 
 /**
  * A file whose data reached past the service's data cut-off (today's ticks, this week's bars) is written,
@@ -15,11 +16,7 @@ export async function markProvisional(target: string, provisional: boolean): Pro
   else await rm(marker, { force: true });
 }
 
-/** True when `target` exists and is final: --skip-existing may leave it alone. */
-export async function isFinal(target: string): Promise<boolean> {
-  const [file, marker] = await Promise.all([
-    stat(target).catch(() => undefined),
-    stat(provisionalMarker(target)).catch(() => undefined),
-  ]);
-  return file !== undefined && marker === undefined;
+/** True when `target` exists and is final: --skip-existing may leave it alone (synchronous, as targetKind). */
+export function isFinal(target: string): boolean {
+  return existsSync(target) && !existsSync(provisionalMarker(target));
 }
