@@ -15,7 +15,7 @@ import type { BatchOptions, BatchResult, RequestResult, RunDeps } from './run-ty
 import { readResumePoint, resumeItems } from './update.js';
 import { gzipped } from './writers/gzip-sink.js';
 import { isFinal } from './writers/provisional.js';
-import { makeDirectoriesFor, type TargetKind, targetKind } from './writers/targets.js';
+import { directoryTargetError, makeDirectoriesFor, type TargetKind, targetKind } from './writers/targets.js';
 
 /**
  * Runs the planned requests: outputs are checked for clobbering and their directories created before the
@@ -52,8 +52,7 @@ export async function runBatch(
   for (const group of groups) if (group.target !== '-') kinds.set(group, targetKind(group.target));
   for (const group of groups) {
     const kind = kinds.get(group);
-    if (kind === 'directory')
-      throw new MdgetError('MDGET_IO', `-o ${group.target}: is a directory; give a file name inside it`);
+    if (kind === 'directory') throw directoryTargetError(group.target);
     if (kind === 'special') {
       group.special = true; // a device, FIFO or /dev/stdout is written as it is, never replaced
       pending.push(group);

@@ -4,7 +4,7 @@ import type { InstrumentEntry } from '../reference/instrument-stream.js';
 import { writeTables } from '../reference/table-writers.js';
 import type { Sink } from '../writers/atomic-file.js';
 import { openSink } from '../writers/open-sink.js';
-import { prepareTarget, targetKind, writtenPath } from '../writers/targets.js';
+import { directoryTargetError, makeDirectoriesFor, targetKind, writtenPath } from '../writers/targets.js';
 import type { OutputDeps, ReferenceResult, TablesOptions } from './reference-options.js';
 
 /** An output checked before any request: `-`, a file written by rename, or a special file written directly. */
@@ -36,7 +36,8 @@ export async function checkOutput(
   }
   if (kind === 'file' && !force)
     throw new MdgetError('MDGET_IO', `${output} exists: pass --force to overwrite it`);
-  await prepareTarget(output); // a directory is refused; a new file's directory is created
+  if (kind === 'directory') throw directoryTargetError(output);
+  if (kind === 'missing') await makeDirectoriesFor([output]);
   return { output, special: false };
 }
 

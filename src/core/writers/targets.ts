@@ -53,18 +53,9 @@ function namesStream(path: string): boolean {
   return true;
 }
 
-/**
- * Checks an output before any request: a directory is refused, and a new file's directory is created
- * (its failure, such as a file in the way, is refused too). Returns the kind found.
- */
-export async function prepareTarget(path: string): Promise<TargetKind> {
-  const kind = targetKind(path);
-  if (kind === 'directory') {
-    throw new MdgetError('MDGET_IO', `-o ${path}: is a directory; give a file name inside it`);
-  }
-  if (kind === 'missing') await makeDirectoriesFor([path]);
-  return kind;
-}
+/** The refusal of an output that is a directory (exit 6), found before any request. */
+export const directoryTargetError = (path: string): MdgetError =>
+  new MdgetError('MDGET_IO', `-o ${path}: is a directory; give a file name inside it`);
 
 /**
  * Creates the directories of new outputs, each directory once (a batch's outputs share a few); a failure,
