@@ -9,6 +9,7 @@ declare namespace WebAssembly {
     readonly exports: Record<string, unknown>;
   }
   class Memory {
+    constructor(descriptor: { initial: number; maximum?: number });
     readonly buffer: ArrayBuffer;
     grow(pages: number): number;
   }

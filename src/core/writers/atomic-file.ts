@@ -2,8 +2,9 @@ import { constants, fdatasync, writev } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
-import { releaseChunks } from '../chunk-pool.js';
+import { releaseChunk, releaseChunks } from '../chunk-pool.js';
 import { ioError, MdgetError } from '../errors.js';
+import { closeDirect, DIRECT_ALIGN, DirectBlocks, openDirect } from './direct-writer.js';
 
 /** Where a download goes: a writable plus the two ways it can end. */
 export interface Sink {
@@ -34,19 +35,39 @@ export const tempPathFor = (target: string): string =>
 const COALESCE_BYTES = 1024 * 1024;
 
 /**
+ * Bytes of an output after which the rest goes past the page cache (direct-writer.ts). On this machine
+ * class, cache pages the host has taken back cost the writer ~2 s of system time per GB: the 1 GB gzip
+ * day's 2.9 GB of ndjson spent 5 s there (bench/README.md, "Direct writes"). Below this size the cache
+ * is cheap enough and a later read finds the file there; a batch's small outputs keep one descriptor.
+ */
+export const DIRECT_FROM_BYTES = 128 * 1024 * 1024;
+
+/**
  * A writable over a file descriptor that gathers chunks into writes of at least COALESCE_BYTES, through
  * fs's callback API (each FileHandle promise costs more than the write of a 64 KiB chunk; issue 9).
- * A write is acknowledged at once until a batch is full, so at most a batch waits in memory.
+ * A write is acknowledged at once until a batch is full, so at most a batch waits in memory. Given
+ * `direct` (the file's path), an output that passes `direct.fromBytes` goes on through O_DIRECT where the
+ * file system does that well (direct-writer.ts); `onWritten` hears only of bytes through the cache.
  */
-export function coalescingWriter(fd: number, target: string, onWritten?: (bytes: number) => void): Writable {
+export function coalescingWriter(
+  fd: number,
+  target: string,
+  onWritten?: (bytes: number) => void,
+  directFrom?: { path: string; fromBytes: number },
+): Writable {
   let pending: Buffer[] = [];
   let size = 0;
-  const flush = (callback: (error?: Error | null) => void) => {
-    if (size === 0) return callback();
-    const batch = pending;
-    const bytes = size;
-    pending = [];
-    size = 0;
+  /** Bytes handed to writev so far: the file offset where the pending batch goes. */
+  let position = 0;
+  let direct: { fd: number; blocks: DirectBlocks } | undefined;
+  let directTried = directFrom === undefined;
+  const flush = (callback: (error?: Error | null) => void, batch = pending, bytes = size) => {
+    if (batch === pending) {
+      pending = [];
+      size = 0;
+    }
+    if (bytes === 0) return callback();
+    position += bytes;
     writeAll(
       fd,
       batch,
@@ -60,15 +81,71 @@ export function coalescingWriter(fd: number, target: string, onWritten?: (bytes:
       },
     );
   };
+  /** Writes the pending batch up to an aligned offset; the bytes after it start the direct blocks. */
+  const goDirect = async (): Promise<void> => {
+    directTried = true;
+    const directFd = await openDirect((directFrom as { path: string }).path);
+    if (directFd === undefined) return;
+    const end = position + size;
+    const alignedEnd = end - (end % DIRECT_ALIGN);
+    const joined = Buffer.concat(pending);
+    const head = joined.subarray(0, alignedEnd - position);
+    const rest = joined.subarray(alignedEnd - position);
+    releaseChunks(pending);
+    pending = [];
+    size = 0;
+    // set first, so that a failure below still closes the descriptor (destroy)
+    const blocks = new DirectBlocks(directFd, fd, alignedEnd, onWritten);
+    direct = { fd: directFd, blocks };
+    await new Promise<void>((resolve, reject) =>
+      flush((e) => (e ? reject(e) : resolve()), [head], head.length),
+    );
+    await blocks.take(rest);
+  };
+  const settleDirect = async () => {
+    if (!direct) return;
+    const { fd: directFd, blocks } = direct;
+    direct = undefined;
+    await blocks.settle();
+    await closeDirect(directFd);
+  };
   const stream = new Writable({
     highWaterMark: COALESCE_BYTES,
     write(chunk: Buffer, _encoding, callback) {
+      if (direct) {
+        direct.blocks.take(chunk).then(
+          () => {
+            releaseChunk(chunk);
+            callback();
+          },
+          (error: Error) => callback(ioError(error, target)),
+        );
+        return;
+      }
       pending.push(chunk);
       size += chunk.length;
-      if (size >= COALESCE_BYTES) flush(callback);
-      else callback();
+      if (size < COALESCE_BYTES) return callback();
+      if (directTried || position + size < (directFrom?.fromBytes ?? 0)) return flush(callback);
+      goDirect().then(
+        () => (direct ? callback() : flush(callback)),
+        (error: Error) => callback(error instanceof MdgetError ? error : ioError(error, target)),
+      );
     },
-    final: flush,
+    final(callback) {
+      if (!direct) return flush(callback);
+      const { fd: directFd, blocks } = direct;
+      direct = undefined;
+      blocks
+        .finish()
+        .then(() => closeDirect(directFd))
+        .then(
+          () => callback(),
+          (error: Error) => closeDirect(directFd).then(() => callback(ioError(error, target))),
+        );
+    },
+    destroy(error, callback) {
+      settleDirect().then(() => callback(error));
+    },
   });
   return stream;
 }
@@ -159,7 +236,7 @@ export class BackgroundSync {
  */
 export async function atomicFileSink(
   target: string,
-  options: { fsync?: boolean; keepBytes?: number } = {},
+  options: { fsync?: boolean; keepBytes?: number; directFromBytes?: number } = {},
 ): Promise<Sink> {
   const fsync = options.fsync ?? true;
   const temp = tempPathFor(target);
@@ -179,7 +256,15 @@ export async function atomicFileSink(
   }
   let done = false;
   const background = fsync ? new BackgroundSync(handle.fd) : undefined;
-  const stream = coalescingWriter(handle.fd, target, background && ((bytes) => background.wrote(bytes)));
+  const stream = coalescingWriter(
+    handle.fd,
+    target,
+    background && ((bytes) => background.wrote(bytes)),
+    // --update appends to a copy: left to the page cache
+    options.keepBytes === undefined
+      ? { path: temp, fromBytes: options.directFromBytes ?? DIRECT_FROM_BYTES }
+      : undefined,
+  );
   // Write errors reach the writer through its callbacks; keep the first for commit() and never let an
   // 'error' event go unheard (that would crash the process).
   let failure: Error | undefined;
