@@ -1,5 +1,6 @@
 import {
   closeSync,
+  constants,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -77,7 +78,7 @@ function directDescriptors(part: string): number {
     try {
       if (!readlinkSync(`/proc/self/fd/${fd}`).includes(part)) continue;
       const flags = /flags:\s*(\d+)/.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1] ?? '0';
-      if (Number.parseInt(flags, 8) & 0o40000) count++;
+      if (Number.parseInt(flags, 8) & constants.O_DIRECT) count++;
     } catch {
       // a descriptor closed meanwhile
     }
@@ -119,16 +120,35 @@ describe('atomicFileSink: a large output past the page cache', () => {
     if (directHere) expect(sawDirect).toBe(true);
   });
 
-  it('an output dropped after the switch leaves the old file as it was and no temporary', async () => {
+  it('an output dropped after the switch leaves the old file as it was, no temporary, no descriptor', async () => {
     dir = mkdtempSync(join(tmpdir(), 'mdget-atomic-'));
     const target = join(dir, 'day.csv');
     writeFileSync(target, 'yesterday\n');
     const sink = await atomicFileSink(target, { directFromBytes: DIRECT_FROM });
     for (let i = 0; i < 8; i++) await writeTo(sink.stream, pattern(1024 * 1024 + i, i));
+    if (directHere) expect(directDescriptors('.day.csv.')).toBe(1);
     await sink.abort();
     expect(readFileSync(target, 'utf8')).toBe('yesterday\n');
     expect(readdirSync(dir)).toEqual(['day.csv']);
     expect(directDescriptors('day.csv')).toBe(0);
+  });
+
+  it('an output dropped while it opens its direct descriptor closes it and writes nothing more', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mdget-atomic-'));
+    const target = join(dir, 'day.csv');
+    writeFileSync(target, 'yesterday\n');
+    for (let round = 0; round < 5; round++) {
+      const sink = await atomicFileSink(target, { directFromBytes: DIRECT_FROM });
+      for (let i = 0; i < 4; i++) await writeTo(sink.stream, pattern(1024 * 1024, i));
+      // the batch that crosses the line: the switch starts (statfs, open) and the output is dropped at once
+      sink.stream.write(pattern(1024 * 1024, 9));
+      await sink.abort();
+      // a descriptor opened after the abort returned would show here
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(directDescriptors('day.csv')).toBe(0);
+    }
+    expect(readFileSync(target, 'utf8')).toBe('yesterday\n');
+    expect(readdirSync(dir)).toEqual(['day.csv']);
   });
 
   it('a small output never opens a second descriptor', async () => {
@@ -143,7 +163,7 @@ describe('atomicFileSink: a large output past the page cache', () => {
 });
 
 describe.skipIf(!directHere)('DirectBlocks: a direct write refused', () => {
-  it('goes on through the buffered descriptor from the refused block on, and says so', async () => {
+  it('goes through the buffered descriptor instead, and says so', async () => {
     dir = mkdtempSync(join(tmpdir(), 'mdget-atomic-'));
     const path = join(dir, 'out');
     const buffered = openSync(path, 'w');

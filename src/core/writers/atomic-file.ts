@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { releaseChunk, releaseChunks } from '../chunk-pool.js';
 import { ioError, MdgetError } from '../errors.js';
-import { closeDirect, DIRECT_ALIGN, DirectBlocks, openDirect } from './direct-writer.js';
+import { closeDirect, DIRECT_ALIGN, DirectBlocks, destroyedError, openDirect } from './direct-writer.js';
 
 /** Where a download goes: a writable plus the two ways it can end. */
 export interface Sink {
@@ -81,28 +81,44 @@ export function coalescingWriter(
       },
     );
   };
-  /** Writes the pending batch up to an aligned offset; the bytes after it start the direct blocks. */
-  const goDirect = async (): Promise<void> => {
+  /**
+   * Writes the pending batch up to an aligned offset; the bytes after it start the direct blocks. Resolves
+   * with whether the output went direct (else it goes on as before).
+   */
+  const goDirect = async (): Promise<boolean> => {
     directTried = true;
     const directFd = await openDirect((directFrom as { path: string }).path);
-    if (directFd === undefined) return;
+    if (directFd === undefined) return false;
     const end = position + size;
     const alignedEnd = end - (end % DIRECT_ALIGN);
+    let blocks: DirectBlocks;
+    try {
+      // dropped meanwhile (abort): its descriptors are being closed, so nothing more is written
+      if (stream.destroyed) throw destroyedError();
+      blocks = new DirectBlocks(directFd, fd, alignedEnd, onWritten);
+    } catch (error) {
+      await closeDirect(directFd);
+      // no memory for the blocks (a RangeError where address space is limited): the cache will do
+      if (error instanceof RangeError) return false;
+      throw error;
+    }
+    // from here on destroy() closes the descriptor
+    direct = { fd: directFd, blocks };
     const joined = Buffer.concat(pending);
     const head = joined.subarray(0, alignedEnd - position);
-    const rest = joined.subarray(alignedEnd - position);
     releaseChunks(pending);
     pending = [];
     size = 0;
-    // set first, so that a failure below still closes the descriptor (destroy)
-    const blocks = new DirectBlocks(directFd, fd, alignedEnd, onWritten);
-    direct = { fd: directFd, blocks };
     await new Promise<void>((resolve, reject) =>
       flush((e) => (e ? reject(e) : resolve()), [head], head.length),
     );
-    await blocks.take(rest);
+    await blocks.take(joined.subarray(head.length));
+    return true;
   };
+  /** The switch under way, if any: a destroy waits for it, so it cannot leave a descriptor open. */
+  let switching: Promise<boolean> | undefined;
   const settleDirect = async () => {
+    await switching?.catch(() => {});
     if (!direct) return;
     const { fd: directFd, blocks } = direct;
     direct = undefined;
@@ -126,8 +142,13 @@ export function coalescingWriter(
       size += chunk.length;
       if (size < COALESCE_BYTES) return callback();
       if (directTried || position + size < (directFrom?.fromBytes ?? 0)) return flush(callback);
-      goDirect().then(
-        () => (direct ? callback() : flush(callback)),
+      switching = goDirect();
+      switching.then(
+        (went) => {
+          if (went) callback();
+          else if (stream.destroyed) callback(destroyedError());
+          else flush(callback);
+        },
         (error: Error) => callback(error instanceof MdgetError ? error : ioError(error, target)),
       );
     },
@@ -165,8 +186,7 @@ export function writeAll(
     if (error) return callback(error, buffers);
     const rest = unwritten(buffers, written);
     if (rest.length === 0) callback();
-    else if (stopped())
-      callback(Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' }), rest);
+    else if (stopped()) callback(destroyedError(), rest);
     else writeAll(fd, rest, stopped, callback);
   });
 }
@@ -303,7 +323,13 @@ export async function atomicFileSink(
     async abort() {
       if (done) return;
       done = true;
-      stream.destroy();
+      // once closed, no write of the stream's is in flight (direct ones included) on the descriptors
+      if (!stream.closed) {
+        await new Promise<void>((resolve) => {
+          stream.once('close', () => resolve());
+          stream.destroy();
+        });
+      }
       await background?.settle().catch(() => {});
       await handle.close().catch(() => {});
       await rm(temp, { force: true });

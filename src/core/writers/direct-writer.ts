@@ -17,6 +17,10 @@ const WASM_PAGE = 65_536;
  */
 const DIRECT_FILE_SYSTEMS = new Set([0xef53, 0x58465342]);
 
+/** The failure of a write asked for after its output was dropped (as stream's own code). */
+export const destroyedError = (): Error =>
+  Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' });
+
 /** Writes all of `buffer` at `position`, continuing a short write. */
 export function writeAt(
   fd: number,
@@ -124,7 +128,7 @@ export class DirectBlocks {
   }
 
   private async send(bytes: Buffer, at: number): Promise<void> {
-    if (this.stopped) throw Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' });
+    if (this.stopped) throw destroyedError();
     if (this.direct) {
       try {
         return await writeAtAsync(this.directFd, bytes, at);
@@ -137,7 +141,7 @@ export class DirectBlocks {
   }
 
   private async buffered(bytes: Buffer, at: number): Promise<void> {
-    if (this.stopped) throw Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' });
+    if (this.stopped) throw destroyedError();
     await writeAtAsync(this.bufferedFd, bytes, at);
     this.onBuffered?.(bytes.length);
   }
