@@ -46,7 +46,7 @@ export const DIRECT_FROM_BYTES = 128 * 1024 * 1024;
  * A writable over a file descriptor that gathers chunks into writes of at least COALESCE_BYTES, through
  * fs's callback API (each FileHandle promise costs more than the write of a 64 KiB chunk; issue 9).
  * A write is acknowledged at once until a batch is full, so at most a batch waits in memory. Given
- * `direct` (the file's path), an output that passes `direct.fromBytes` goes on through O_DIRECT where the
+ * `directFrom` (the file's path and a size), an output past that size goes on through O_DIRECT where the
  * file system does that well (direct-writer.ts); `onWritten` hears only of bytes through the cache.
  */
 export function coalescingWriter(

@@ -22,7 +22,7 @@ export const destroyedError = (): Error =>
   Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' });
 
 /** Writes all of `buffer` at `position`, continuing a short write. */
-export function writeAt(
+function writeAt(
   fd: number,
   buffer: Buffer,
   position: number,
