@@ -151,6 +151,35 @@ describe('atomicFileSink: a large output past the page cache', () => {
     expect(readdirSync(dir)).toEqual(['day.csv']);
   });
 
+  it('one output writes directly at a time; another takes the turn once it ends, both whole', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mdget-atomic-'));
+    const [a, b] = [join(dir, 'a.csv'), join(dir, 'b.csv')];
+    const [sinkA, sinkB] = await Promise.all(
+      [a, b].map((t) => atomicFileSink(t, { directFromBytes: DIRECT_FROM })),
+    );
+    const written: Record<string, Buffer[]> = { a: [], b: [] };
+    const send = async (sink: typeof sinkA, name: 'a' | 'b', count: number) => {
+      for (let i = 0; i < count; i++) {
+        const chunk = pattern(1024 * 1024 + 17, written[name]!.length + (name === 'a' ? 0 : 1000));
+        written[name]!.push(chunk);
+        await writeTo(sink!.stream, Buffer.from(chunk));
+      }
+    };
+    await send(sinkA, 'a', 7);
+    await send(sinkB, 'b', 7);
+    if (directHere) {
+      expect(directDescriptors('.a.csv.')).toBe(1);
+      expect(directDescriptors('.b.csv.')).toBe(0);
+    }
+    await sinkA!.commit();
+    await send(sinkB, 'b', 3);
+    if (directHere) expect(directDescriptors('.b.csv.')).toBe(1);
+    await sinkB!.commit();
+    expect(readFileSync(a).equals(Buffer.concat(written.a!))).toBe(true);
+    expect(readFileSync(b).equals(Buffer.concat(written.b!))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['a.csv', 'b.csv']);
+  });
+
   it('a small output never opens a second descriptor', async () => {
     dir = mkdtempSync(join(tmpdir(), 'mdget-atomic-'));
     const target = join(dir, 'small.csv');

@@ -4,7 +4,15 @@ import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { releaseChunk, releaseChunks } from '../chunk-pool.js';
 import { ioError, MdgetError } from '../errors.js';
-import { closeDirect, DIRECT_ALIGN, DirectBlocks, destroyedError, openDirect } from './direct-writer.js';
+import {
+  closeDirect,
+  DIRECT_ALIGN,
+  DirectBlocks,
+  destroyedError,
+  openDirect,
+  releaseDirectSlot,
+  takeDirectSlot,
+} from './direct-writer.js';
 
 /** Where a download goes: a writable plus the two ways it can end. */
 export interface Sink {
@@ -60,7 +68,14 @@ export function coalescingWriter(
   /** Bytes handed to writev so far: the file offset where the pending batch goes. */
   let position = 0;
   let direct: { fd: number; blocks: DirectBlocks } | undefined;
-  let directTried = directFrom === undefined;
+  /** The file system does not take direct writes: no second try. */
+  let directUnavailable = directFrom === undefined;
+  /** Whether this output holds the process's direct slot (direct-writer.ts takeDirectSlot). */
+  let slot = false;
+  const releaseSlot = () => {
+    if (slot) releaseDirectSlot();
+    slot = false;
+  };
   const flush = (callback: (error?: Error | null) => void, batch = pending, bytes = size) => {
     if (batch === pending) {
       pending = [];
@@ -86,9 +101,12 @@ export function coalescingWriter(
    * with whether the output went direct (else it goes on as before).
    */
   const goDirect = async (): Promise<boolean> => {
-    directTried = true;
     const directFd = await openDirect((directFrom as { path: string }).path);
-    if (directFd === undefined) return false;
+    if (directFd === undefined) {
+      directUnavailable = true;
+      releaseSlot();
+      return false;
+    }
     const end = position + size;
     const alignedEnd = end - (end % DIRECT_ALIGN);
     let blocks: DirectBlocks;
@@ -98,8 +116,12 @@ export function coalescingWriter(
       blocks = new DirectBlocks(directFd, fd, alignedEnd, onWritten);
     } catch (error) {
       await closeDirect(directFd);
+      releaseSlot();
       // no memory for the blocks (a RangeError where address space is limited): the cache will do
-      if (error instanceof RangeError) return false;
+      if (error instanceof RangeError) {
+        directUnavailable = true;
+        return false;
+      }
       throw error;
     }
     // from here on destroy() closes the descriptor
@@ -124,6 +146,7 @@ export function coalescingWriter(
     direct = undefined;
     await blocks.settle();
     await closeDirect(directFd);
+    releaseSlot();
   };
   const stream = new Writable({
     highWaterMark: COALESCE_BYTES,
@@ -141,7 +164,9 @@ export function coalescingWriter(
       pending.push(chunk);
       size += chunk.length;
       if (size < COALESCE_BYTES) return callback();
-      if (directTried || position + size < (directFrom?.fromBytes ?? 0)) return flush(callback);
+      if (directUnavailable || position + size < (directFrom?.fromBytes ?? 0) || !takeDirectSlot())
+        return flush(callback);
+      slot = true;
       switching = goDirect();
       switching.then(
         (went) => {
@@ -160,8 +185,15 @@ export function coalescingWriter(
         .finish()
         .then(() => closeDirect(directFd))
         .then(
-          () => callback(),
-          (error: Error) => closeDirect(directFd).then(() => callback(ioError(error, target))),
+          () => {
+            releaseSlot();
+            callback();
+          },
+          (error: Error) =>
+            closeDirect(directFd).then(() => {
+              releaseSlot();
+              callback(ioError(error, target));
+            }),
         );
     },
     destroy(error, callback) {

@@ -17,6 +17,25 @@ const WASM_PAGE = 65_536;
  */
 const DIRECT_FILE_SYSTEMS = new Set([0xef53, 0x58465342]);
 
+/**
+ * Outputs writing directly at once, in the whole process. Each holds its ring of blocks (4 MiB, ~3 MiB of
+ * peak): four 390 MB csv days at `--concurrency 4` peaked 11-12 MiB higher with a ring each. One at a
+ * time keeps a batch's memory flat; the others stay in the page cache, and take the slot when it frees.
+ */
+const MAX_DIRECT_OUTPUTS = 1;
+let directOutputs = 0;
+
+/** Takes the process's direct slot if it is free. */
+export function takeDirectSlot(): boolean {
+  if (directOutputs >= MAX_DIRECT_OUTPUTS) return false;
+  directOutputs++;
+  return true;
+}
+
+export function releaseDirectSlot(): void {
+  directOutputs--;
+}
+
 /** The failure of a write asked for after its output was dropped (as stream's own code). */
 export const destroyedError = (): Error =>
   Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' });
