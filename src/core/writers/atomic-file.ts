@@ -76,6 +76,8 @@ export function coalescingWriter(
     if (slot) releaseDirectSlot();
     slot = false;
   };
+  /** The writev under way: a destroy waits for it, as for direct writes, before the descriptor closes. */
+  let writing: Promise<void> | undefined;
   const flush = (callback: (error?: Error | null) => void, batch = pending, bytes = size) => {
     if (batch === pending) {
       pending = [];
@@ -83,17 +85,20 @@ export function coalescingWriter(
     }
     if (bytes === 0) return callback();
     position += bytes;
-    writeAll(
-      fd,
-      batch,
-      () => stream.destroyed,
-      (error) => {
-        if (!error) {
-          releaseChunks(batch);
-          onWritten?.(bytes);
-        }
-        callback(error ? ioError(error, target) : null);
-      },
+    writing = new Promise((resolve) =>
+      writeAll(
+        fd,
+        batch,
+        () => stream.destroyed,
+        (error) => {
+          resolve();
+          if (!error) {
+            releaseChunks(batch);
+            onWritten?.(bytes);
+          }
+          callback(error ? ioError(error, target) : null);
+        },
+      ),
     );
   };
   /**
@@ -197,7 +202,7 @@ export function coalescingWriter(
         );
     },
     destroy(error, callback) {
-      settleDirect().then(() => callback(error));
+      Promise.all([writing, settleDirect()]).then(() => callback(error));
     },
   });
   return stream;
