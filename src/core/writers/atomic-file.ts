@@ -67,15 +67,10 @@ export function coalescingWriter(
   let size = 0;
   /** Bytes handed to writev so far: the file offset where the pending batch goes. */
   let position = 0;
-  let direct: { fd: number; blocks: DirectBlocks } | undefined;
+  /** The direct path, once taken (it holds the direct descriptor and the process's direct slot). */
+  let direct: DirectBlocks | undefined;
   /** The file system does not take direct writes: no second try. */
   let directUnavailable = directFrom === undefined;
-  /** Whether this output holds the process's direct slot (direct-writer.ts takeDirectSlot). */
-  let slot = false;
-  const releaseSlot = () => {
-    if (slot) releaseDirectSlot();
-    slot = false;
-  };
   /** The writev under way: a destroy waits for it, as for direct writes, before the descriptor closes. */
   let writing: Promise<void> | undefined;
   const flush = (callback: (error?: Error | null) => void, batch = pending, bytes = size) => {
@@ -102,14 +97,15 @@ export function coalescingWriter(
     );
   };
   /**
-   * Writes the pending batch up to an aligned offset; the bytes after it start the direct blocks. Resolves
-   * with whether the output went direct (else it goes on as before).
+   * With the direct slot taken: writes the pending batch up to an aligned offset, and the bytes after it
+   * start the direct blocks. Resolves with whether the output went direct (else the slot is given back and
+   * the output goes on as before).
    */
   const goDirect = async (): Promise<boolean> => {
     const directFd = await openDirect((directFrom as { path: string }).path);
     if (directFd === undefined) {
       directUnavailable = true;
-      releaseSlot();
+      releaseDirectSlot();
       return false;
     }
     const end = position + size;
@@ -121,7 +117,7 @@ export function coalescingWriter(
       blocks = new DirectBlocks(directFd, fd, alignedEnd, onWritten);
     } catch (error) {
       await closeDirect(directFd);
-      releaseSlot();
+      releaseDirectSlot();
       // no memory for the blocks (a RangeError where address space is limited): the cache will do
       if (error instanceof RangeError) {
         directUnavailable = true;
@@ -130,7 +126,7 @@ export function coalescingWriter(
       throw error;
     }
     // from here on destroy() closes the descriptor
-    direct = { fd: directFd, blocks };
+    direct = blocks;
     const joined = Buffer.concat(pending);
     const head = joined.subarray(0, alignedEnd - position);
     releaseChunks(pending);
@@ -146,18 +142,15 @@ export function coalescingWriter(
   let switching: Promise<boolean> | undefined;
   const settleDirect = async () => {
     await switching?.catch(() => {});
-    if (!direct) return;
-    const { fd: directFd, blocks } = direct;
+    const blocks = direct;
     direct = undefined;
-    await blocks.settle();
-    await closeDirect(directFd);
-    releaseSlot();
+    await blocks?.close();
   };
   const stream = new Writable({
     highWaterMark: COALESCE_BYTES,
     write(chunk: Buffer, _encoding, callback) {
       if (direct) {
-        direct.blocks.take(chunk).then(
+        direct.take(chunk).then(
           () => {
             releaseChunk(chunk);
             callback();
@@ -171,7 +164,6 @@ export function coalescingWriter(
       if (size < COALESCE_BYTES) return callback();
       if (directUnavailable || position + size < (directFrom?.fromBytes ?? 0) || !takeDirectSlot())
         return flush(callback);
-      slot = true;
       switching = goDirect();
       switching.then(
         (went) => {
@@ -184,22 +176,12 @@ export function coalescingWriter(
     },
     final(callback) {
       if (!direct) return flush(callback);
-      const { fd: directFd, blocks } = direct;
+      const blocks = direct;
       direct = undefined;
-      blocks
-        .finish()
-        .then(() => closeDirect(directFd))
-        .then(
-          () => {
-            releaseSlot();
-            callback();
-          },
-          (error: Error) =>
-            closeDirect(directFd).then(() => {
-              releaseSlot();
-              callback(ioError(error, target));
-            }),
-        );
+      blocks.finish().then(
+        () => blocks.close().then(() => callback()),
+        (error: Error) => blocks.close().then(() => callback(ioError(error, target))),
+      );
     },
     destroy(error, callback) {
       Promise.all([writing, settleDirect()]).then(() => callback(error));

@@ -89,7 +89,10 @@ export class DirectBlocks {
   private direct = true;
   private stopped = false;
 
-  /** `position`: the file offset of the first byte given, a multiple of DIRECT_ALIGN. */
+  /**
+   * `position`: the file offset of the first byte given, a multiple of DIRECT_ALIGN. The blocks own
+   * `directFd` and the process's direct slot from here on: close() gives both back.
+   */
   constructor(
     private readonly directFd: number,
     private readonly bufferedFd: number,
@@ -144,6 +147,13 @@ export class DirectBlocks {
   async settle(): Promise<void> {
     this.stopped = true;
     await Promise.allSettled(this.inFlight);
+  }
+
+  /** Waits for the writes in flight, closes the direct descriptor and gives the direct slot back. */
+  async close(): Promise<void> {
+    await this.settle();
+    await closeDirect(this.directFd);
+    releaseDirectSlot();
   }
 
   private async send(bytes: Buffer, at: number): Promise<void> {
