@@ -48,7 +48,7 @@ try {
     { label: "jq -c '.[]' file > /dev/null", line: `jq -c '.[]' ${json} > /dev/null` },
     ...FORMATS.map((format) => ({
       label: `mdget instruments --format ${format}`,
-      line: `${q(NODE)} --liftoff-only ${BIN} instruments BIG --no-progress --force -q --format ${format} -o ${join(dir, `out.${format}`)}`,
+      line: `${q(NODE)} ${BIN} instruments BIG --no-progress --force -q --format ${format} -o ${join(dir, `out.${format}`)}`,
       env: emu.env,
     })),
   ];

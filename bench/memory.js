@@ -48,7 +48,7 @@ try {
       for (const format of ['raw', 'csv', 'ndjson']) {
         const peaks = [];
         for (let run = 0; run < RUNS; run++) {
-          const line = `${q(node)} --liftoff-only -- ${BIN} ticks ESM25 --start 2025-03-13 --format ${format} -o ${file} --force -q --no-progress --max-rows 1000000000`;
+          const line = `${q(node)} ${BIN} ticks ESM25 --start 2025-03-13 --format ${format} -o ${file} --force -q --no-progress --max-rows 1000000000`;
           peaks.push((await timed(line, emu.env)).rssMiB);
         }
         const range = RUNS > 1 ? ` [${Math.min(...peaks).toFixed(0)}-${Math.max(...peaks).toFixed(0)}]` : '';

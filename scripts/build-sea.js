@@ -13,9 +13,6 @@ import { build } from 'esbuild';
 import { lazyChildProcessForCommander } from './esbuild-plugins.js';
 import { node24 } from './node24.js';
 
-/** As bin/mdget's shebang: no TurboFan recompilation of undici's parser (a peak-memory spike). */
-const EXEC_ARGV = ['--liftoff-only'];
-
 /** The ways `buildSea` can prepare start-up. */
 export const STARTUPS = ['code-cache', 'plain', 'snapshot'];
 
@@ -63,11 +60,9 @@ export async function buildSea({ node = node24(), startup = 'code-cache' } = {})
       disableExperimentalSEAWarning: true,
       useCodeCache: startup === 'code-cache',
       useSnapshot: startup === 'snapshot',
-      execArgv: EXEC_ARGV,
     }),
   );
-  // The code cache is only accepted by a V8 with the same flags: build it under the binary's own.
-  execFileSync(node, [...EXEC_ARGV, '--experimental-sea-config', 'build/sea-config.json'], {
+  execFileSync(node, ['--experimental-sea-config', 'build/sea-config.json'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

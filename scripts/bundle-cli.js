@@ -7,7 +7,7 @@
 // module of dist/ that only `mdget emulator` loads. The bundle sits two levels below the package root, as
 // dist/cli/main.js does, so the paths resolved from import.meta.url (package.json) stay right. The library
 // (dist/index.js) is not bundled.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { lazyChildProcessForCommander } from './esbuild-plugins.js';
 
@@ -39,13 +39,7 @@ await build({
   outfile: `${outdir}/main.cjs`,
   external,
   // A CommonJS file has no import.meta: the sources' import.meta.url becomes the bundle's own URL.
-  banner: {
-    js: [
-      "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;",
-      // See the end of this file: the import() bin/mdget hands in, where it compiles the bundle itself.
-      "const __mdgetImport = typeof __mdget_import === 'function' ? __mdget_import : (specifier) => import(specifier);",
-    ].join('\n'),
-  },
+  banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   // The version, as the single binary has it: no package.json to read at start-up.
   define: { 'import.meta.url': '__import_meta_url', __MDGET_VERSION__: JSON.stringify(version) },
   // Less for V8 to scan at start-up; names stay, for readable stacks.
@@ -54,14 +48,3 @@ await build({
   plugins: [lazyChildProcessForCommander, emulatorStaysOut],
   logLevel: 'warning',
 });
-
-// On Node 20, bin/mdget compiles the bundle through vm.Script to keep V8's code cache, and there an import()
-// fails once the code comes from that cache (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, as Node 20 is). So the
-// bundle's dynamic imports (chalk, dotenv, cli-progress, the emulator) go through __mdgetImport: bin/mdget's
-// own import() where it passes one, else the bundle's.
-const bundlePath = `${outdir}/main.cjs`;
-const text = readFileSync(bundlePath, 'utf8');
-const rewritten = text.replace(/(?<![\w$.])import\(("[^"]+")\)/g, '__mdgetImport($1)');
-if (/(?<![\w$.])import\((?!specifier\))/.test(rewritten))
-  throw new Error('bundle-cli: an import() the rewrite missed');
-writeFileSync(bundlePath, rewritten);
