@@ -2,10 +2,9 @@ import { usageError } from './errors.js';
 import type { WallTime } from './wall-time.js';
 
 /**
- * Time zones through Intl, but for the two market zones in the years their rule was checked for (below:
- * the first formatter costs a start-up its ICU). Intl is slow (~7 µs a call) and the converter runs on
- * every row of multi-gigabyte tick files, so offsets are asked once per UTC day and a zone's transitions
- * are found by bisection; rows then cost a few comparisons and additions.
+ * Time zones through Intl, for every zone and year. Intl is slow (microseconds a call) and the converter
+ * runs on every row of multi-gigabyte tick files, so offsets are asked once per UTC day and a zone's
+ * transitions are found by bisection; rows then cost a few comparisons and additions.
  *
  * Two rules hold everywhere in this file:
  * - A wall time in a spring-forward gap is read as if the clock had not yet moved forward: with the
@@ -39,7 +38,6 @@ export type TimestampConverter = (text: string) => string;
 export function isValidTimeZone(name: string): boolean {
   // Newer Intl (ECMA-402 2024) also takes offsets such as '+01:00' as zones: keep Node 20 and 24 alike.
   if (typeof name !== 'string' || !/^[A-Za-z]/.test(name)) return false;
-  if (Object.hasOwn(US_RULE_ZONES, name)) return true;
   try {
     formatterFor(name);
     return true;
@@ -238,23 +236,15 @@ interface DayOffsets {
 }
 
 /**
- * A zone's offsets, asked of Intl once per UTC day and kept (or taken from the US rule below). Assumes at
- * most one transition per UTC day: tzdb puts transitions weeks or months apart.
+ * A zone's offsets, asked of Intl once per UTC day and kept. Assumes at most one transition per UTC day:
+ * tzdb puts transitions weeks or months apart.
  */
 class ZoneOffsets {
   private readonly days = new Map<number, DayOffsets>();
-  private readonly standard: number | undefined;
-  private formatter: Intl.DateTimeFormat | undefined;
+  private readonly format: Intl.DateTimeFormat;
 
-  constructor(private readonly zone: string) {
-    this.standard = Object.hasOwn(US_RULE_ZONES, zone) ? US_RULE_ZONES[zone] : undefined;
-    if (this.standard === undefined) this.formatter = formatterFor(zone); // an unknown zone throws here
-  }
-
-  /** Built on first use: a zone of the US rule may never need it. */
-  private get format(): Intl.DateTimeFormat {
-    this.formatter ??= formatterFor(this.zone);
-    return this.formatter;
+  constructor(zone: string) {
+    this.format = formatterFor(zone); // an unknown zone throws here
   }
 
   /** The constant-offset segment holding `utc`, cut at the edges of its UTC day. */
@@ -286,10 +276,6 @@ class ZoneOffsets {
 
   private day(day: number): DayOffsets {
     let offsets = this.days.get(day);
-    if (offsets === undefined && this.standard !== undefined) {
-      offsets = usRuleDay(this.standard, day);
-      if (offsets !== undefined) this.days.set(day, offsets);
-    }
     if (offsets === undefined) {
       const start = day * DAY;
       const end = start + DAY;
@@ -324,42 +310,6 @@ function offsetsOf(zone: string): ZoneOffsets {
     zoneOffsets.set(zone, offsets);
   }
   return offsets;
-}
-
-/**
- * The two market zones keep the United States' rule since 2007: daylight time from the second Sunday of
- * March to the first Sunday of November, changing at 02:00 local. Their offsets come from that rule rather
- * than Intl, whose first formatter costs a dry run 12-25 ms of ICU start-up (issue 9), but only for the
- * years checked against the tzdb of Node 20 and 24 (test/unit/time-zones.test.ts, every day): a change of
- * the law reaches later years through Intl and Node's tzdb. Standard offsets, ms.
- */
-const US_RULE_ZONES: Record<string, number> = {
-  'America/New_York': -5 * HOUR,
-  'America/Chicago': -6 * HOUR,
-};
-const US_RULE_FIRST_YEAR = 2007;
-export const US_RULE_LAST_YEAR = 2026;
-
-/** One UTC day of a US rule zone; undefined outside the checked years. */
-function usRuleDay(standard: number, day: number): DayOffsets | undefined {
-  const start = day * DAY;
-  const year = new Date(start).getUTCFullYear();
-  if (year < US_RULE_FIRST_YEAR || year > US_RULE_LAST_YEAR) return undefined;
-  const daylight = standard + HOUR;
-  // 02:00 standard time on the second Sunday of March; 02:00 daylight time on the first Sunday of November
-  const spring = sundayOnOrAfter(year, 3, 8) * DAY + 2 * HOUR - standard;
-  const autumn = sundayOnOrAfter(year, 11, 1) * DAY + 2 * HOUR - daylight;
-  const end = start + DAY;
-  if (start < spring && spring <= end) return { before: standard, after: daylight, transition: spring };
-  if (start < autumn && autumn <= end) return { before: daylight, after: standard, transition: autumn };
-  const offset = start >= spring && start < autumn ? daylight : standard;
-  return { before: offset, after: offset, transition: end };
-}
-
-/** Days since 1970-01-01 of the first Sunday on or after the given date (1970-01-01 was a Thursday). */
-function sundayOnOrAfter(year: number, month: number, day: number): number {
-  const days = daysFromCivil(year, month, day);
-  return days + ((7 - ((days + 4) % 7)) % 7);
 }
 
 /**

@@ -5,7 +5,6 @@ import {
   createTimestampConverter,
   isValidTimeZone,
   type TimestampTarget,
-  US_RULE_LAST_YEAR,
   utcOfWallTime,
   wallTimeOf,
 } from '../../src/core/time-zones.js';
@@ -314,41 +313,6 @@ describe('createTimestampConverter: through the repeated hour', () => {
     const rows = ['2024-11-03 01:59', '2024-11-03 01:00'];
     expect(convertAll(CENTRAL, 'utc', 'asc', rows)).toEqual(['2024-11-03T06:59:00Z', '2024-11-03T07:00:00Z']);
     expect(convertAll(CENTRAL, 'utc', 'asc', ['2024-11-03 01:00'])).toEqual(['2024-11-03T06:00:00Z']);
-  });
-});
-
-describe('the US rule of the two market zones, against Intl', () => {
-  // US/Eastern and US/Central are tzdb's aliases of the two zones: their names are not in the rule's
-  // table, so they go through Intl. Every half hour of the years the rule covers and one year either side.
-  it.each([
-    [EASTERN, 'US/Eastern'],
-    [CENTRAL, 'US/Central'],
-  ])('%s matches %s every half hour, 2006 through the year after the last checked', (zone, alias) => {
-    const first = Date.UTC(2006, 0, 1);
-    const last = Date.UTC(US_RULE_LAST_YEAR + 2, 0, 1);
-    let mismatches = 0;
-    let firstMismatch = '';
-    const note = (what: string) => {
-      if (mismatches++ === 0) firstMismatch = what;
-    };
-    for (let time = first; time < last; time += 30 * MINUTE) {
-      const instant = new Date(time);
-      if (wallTimeOf(instant, zone).getTime() !== wallTimeOf(instant, alias).getTime())
-        note(`wallTimeOf ${instant.toISOString()}`);
-      const asWall = new Date(time); // the same numbers read as a wall clock: gaps and folds included
-      for (const which of ['earlier', 'later'] as const) {
-        if (utcOfWallTime(asWall, zone, which).getTime() !== utcOfWallTime(asWall, alias, which).getTime())
-          note(`utcOfWallTime ${wallText(asWall)} ${which}`);
-      }
-    }
-    expect({ mismatches, firstMismatch }).toEqual({ mismatches: 0, firstMismatch: '' });
-  });
-
-  it('converts rows alike through either name across a year of transitions', () => {
-    const rows = [...minuteBars('2024-03-10 01:00', 180), ...minuteBars('2024-11-03 00:00', 180)];
-    expect(convertAll(EASTERN, CENTRAL, 'asc', rows)).toEqual(
-      convertAll('US/Eastern', 'US/Central', 'asc', rows),
-    );
   });
 });
 
