@@ -2,17 +2,8 @@ import { constants, fdatasync, writev } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
-import { releaseChunk, releaseChunks } from '../chunk-pool.js';
+import { releaseChunks } from '../chunk-pool.js';
 import { ioError, MdgetError } from '../errors.js';
-import {
-  closeDirect,
-  DIRECT_ALIGN,
-  DirectBlocks,
-  destroyedError,
-  openDirect,
-  releaseDirectSlot,
-  takeDirectSlot,
-} from './direct-writer.js';
 
 /** Where a download goes: a writable plus the two ways it can end. */
 export interface Sink {
@@ -25,6 +16,10 @@ export interface Sink {
   readonly closed: boolean;
   readonly target: string;
 }
+
+/** The error of a write stopped because its output was dropped. */
+const abandonedError = (): Error =>
+  Object.assign(new Error('output abandoned'), { code: 'ERR_STREAM_DESTROYED' });
 
 /** Writes one piece to a writable and resolves once it was accepted (rejects with its write error). */
 export function writeTo(out: NodeJS.WritableStream, data: string | Buffer): Promise<void> {
@@ -43,43 +38,21 @@ export const tempPathFor = (target: string): string =>
 const COALESCE_BYTES = 1024 * 1024;
 
 /**
- * Bytes of an output after which the rest goes past the page cache (direct-writer.ts). On this machine
- * class, cache pages the host has taken back cost the writer ~2 s of system time per GB: the 1 GB gzip
- * day's 2.9 GB of ndjson spent 5 s there (bench/README.md, "Direct writes"). Below this size the cache
- * is cheap enough and a later read finds the file there; a batch's small outputs keep one descriptor.
- */
-export const DIRECT_FROM_BYTES = 128 * 1024 * 1024;
-
-/**
  * A writable over a file descriptor that gathers chunks into writes of at least COALESCE_BYTES, through
- * fs's callback API (each FileHandle promise costs more than the write of a 64 KiB chunk; issue 9).
- * A write is acknowledged at once until a batch is full, so at most a batch waits in memory. Given
- * `directFrom` (the file's path and a size), an output past that size goes on through O_DIRECT where the
- * file system does that well (direct-writer.ts); `onWritten` hears only of bytes through the cache.
+ * fs's callback API (each FileHandle promise costs more than the write of a 64 KiB chunk). A write is
+ * acknowledged at once until a batch is full, so at most a batch waits in memory.
  */
-export function coalescingWriter(
-  fd: number,
-  target: string,
-  onWritten?: (bytes: number) => void,
-  directFrom?: { path: string; fromBytes: number },
-): Writable {
+export function coalescingWriter(fd: number, target: string, onWritten?: (bytes: number) => void): Writable {
   let pending: Buffer[] = [];
   let size = 0;
-  /** Bytes handed to writev so far: the file offset where the pending batch goes. */
-  let position = 0;
-  /** The direct path, once taken (it holds the direct descriptor and the process's direct slot). */
-  let direct: DirectBlocks | undefined;
-  /** The file system does not take direct writes: no second try. */
-  let directUnavailable = directFrom === undefined;
-  /** The writev under way: a destroy waits for it, as for direct writes, before the descriptor closes. */
+  /** The writev under way: a destroy waits for it before the descriptor closes. */
   let writing: Promise<void> | undefined;
-  const flush = (callback: (error?: Error | null) => void, batch = pending, bytes = size) => {
-    if (batch === pending) {
-      pending = [];
-      size = 0;
-    }
+  const flush = (callback: (error?: Error | null) => void) => {
+    const batch = pending;
+    const bytes = size;
+    pending = [];
+    size = 0;
     if (bytes === 0) return callback();
-    position += bytes;
     writing = new Promise((resolve) =>
       writeAll(
         fd,
@@ -96,95 +69,20 @@ export function coalescingWriter(
       ),
     );
   };
-  /**
-   * With the direct slot taken: writes the pending batch up to an aligned offset, and the bytes after it
-   * start the direct blocks. Resolves with whether the output went direct (else the slot is given back and
-   * the output goes on as before).
-   */
-  const goDirect = async (): Promise<boolean> => {
-    const directFd = await openDirect((directFrom as { path: string }).path);
-    if (directFd === undefined) {
-      directUnavailable = true;
-      releaseDirectSlot();
-      return false;
-    }
-    const end = position + size;
-    const alignedEnd = end - (end % DIRECT_ALIGN);
-    let blocks: DirectBlocks;
-    try {
-      // dropped meanwhile (abort): its descriptors are being closed, so nothing more is written
-      if (stream.destroyed) throw destroyedError();
-      blocks = new DirectBlocks(directFd, fd, alignedEnd, onWritten);
-    } catch (error) {
-      await closeDirect(directFd);
-      releaseDirectSlot();
-      // no memory for the blocks (a RangeError where address space is limited): the cache will do
-      if (error instanceof RangeError) {
-        directUnavailable = true;
-        return false;
-      }
-      throw error;
-    }
-    // from here on destroy() closes the descriptor
-    direct = blocks;
-    const joined = Buffer.concat(pending);
-    const head = joined.subarray(0, alignedEnd - position);
-    releaseChunks(pending);
-    pending = [];
-    size = 0;
-    await new Promise<void>((resolve, reject) =>
-      flush((e) => (e ? reject(e) : resolve()), [head], head.length),
-    );
-    await blocks.take(joined.subarray(head.length));
-    return true;
-  };
-  /** The switch under way, if any: a destroy waits for it, so it cannot leave a descriptor open. */
-  let switching: Promise<boolean> | undefined;
-  const settleDirect = async () => {
-    await switching?.catch(() => {});
-    const blocks = direct;
-    direct = undefined;
-    await blocks?.close();
-  };
   const stream = new Writable({
     highWaterMark: COALESCE_BYTES,
     write(chunk: Buffer, _encoding, callback) {
-      if (direct) {
-        direct.take(chunk).then(
-          () => {
-            releaseChunk(chunk);
-            callback();
-          },
-          (error: Error) => callback(ioError(error, target)),
-        );
-        return;
-      }
       pending.push(chunk);
       size += chunk.length;
       if (size < COALESCE_BYTES) return callback();
-      if (directUnavailable || position + size < (directFrom?.fromBytes ?? 0) || !takeDirectSlot())
-        return flush(callback);
-      switching = goDirect();
-      switching.then(
-        (went) => {
-          if (went) callback();
-          else if (stream.destroyed) callback(destroyedError());
-          else flush(callback);
-        },
-        (error: Error) => callback(error instanceof MdgetError ? error : ioError(error, target)),
-      );
+      flush(callback);
     },
     final(callback) {
-      if (!direct) return flush(callback);
-      const blocks = direct;
-      direct = undefined;
-      blocks.finish().then(
-        () => blocks.close().then(() => callback()),
-        (error: Error) => blocks.close().then(() => callback(ioError(error, target))),
-      );
+      flush(callback);
     },
     destroy(error, callback) {
-      Promise.all([writing, settleDirect()]).then(() => callback(error));
+      // the descriptor's number may name another file once closed: no writev may still be on its way
+      void (writing ?? Promise.resolve()).then(() => callback(error));
     },
   });
   return stream;
@@ -205,7 +103,7 @@ export function writeAll(
     if (error) return callback(error, buffers);
     const rest = unwritten(buffers, written);
     if (rest.length === 0) callback();
-    else if (stopped()) callback(destroyedError(), rest);
+    else if (stopped()) callback(abandonedError(), rest);
     else writeAll(fd, rest, stopped, callback);
   });
 }
@@ -275,7 +173,7 @@ export class BackgroundSync {
  */
 export async function atomicFileSink(
   target: string,
-  options: { fsync?: boolean; keepBytes?: number; directFromBytes?: number } = {},
+  options: { fsync?: boolean; keepBytes?: number } = {},
 ): Promise<Sink> {
   const fsync = options.fsync ?? true;
   const temp = tempPathFor(target);
@@ -295,15 +193,7 @@ export async function atomicFileSink(
   }
   let done = false;
   const background = fsync ? new BackgroundSync(handle.fd) : undefined;
-  const stream = coalescingWriter(
-    handle.fd,
-    target,
-    background && ((bytes) => background.wrote(bytes)),
-    // --update appends to a copy: left to the page cache
-    options.keepBytes === undefined
-      ? { path: temp, fromBytes: options.directFromBytes ?? DIRECT_FROM_BYTES }
-      : undefined,
-  );
+  const stream = coalescingWriter(handle.fd, target, background && ((bytes) => background.wrote(bytes)));
   // Write errors reach the writer through its callbacks; keep the first for commit() and never let an
   // 'error' event go unheard (that would crash the process).
   let failure: Error | undefined;
@@ -342,7 +232,7 @@ export async function atomicFileSink(
     async abort() {
       if (done) return;
       done = true;
-      // once closed, no write of the stream's is in flight (direct ones included) on the descriptors
+      // once closed, no write of the stream's is in flight on the descriptor
       if (!stream.closed) {
         await new Promise<void>((resolve) => {
           stream.once('close', () => resolve());
