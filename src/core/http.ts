@@ -1,13 +1,12 @@
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { interruptedError, isMdgetError, MdgetError } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { redactText, redactUrl } from './redact.js';
 import { dispatchGet } from './response-body.js';
 import { type RetryPolicy, retryAfterMs, retryDelayMs } from './retry.js';
-import { Agent } from './undici-core.js';
 
 /** Creates the one undici Agent of a run: keep-alive, timeouts, no redirects (credentials ride in URLs). */
 export function createDispatcher(options: { timeoutMs: number; connections?: number }): Dispatcher {
