@@ -1,7 +1,7 @@
 // npm run sea: build/mdget, one file holding Node 24 LTS and mdget (issue 12), made with Node's own
 // single-executable-application support. pkg is not used: it downloads base binaries that these machines
 // cannot reach, and so does its maintained fork. esbuild bundles the CLI into one CommonJS file; the pinned
-// Node 24 (scripts/node24.js) turns it into a blob; postject injects the blob into a copy of that node.
+// Node 24 (scripts/node-release.js) turns it into a blob; postject injects the blob into a copy of that node.
 // SQLite is Node's own node:sqlite (src/core/reference/sqlite-backend.ts), so the file needs no
 // node_modules. `--startup=code-cache|plain|snapshot` picks how start-up work is saved; code-cache is the
 // default because it measured fastest (bench/sea.js): a user-land V8 snapshot costs Node 24 more to
@@ -11,7 +11,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { lazyChildProcessForCommander } from './esbuild-plugins.js';
-import { node24 } from './node24.js';
+import { LTS_MAJOR, nodeRelease } from './node-release.js';
 
 /** The ways `buildSea` can prepare start-up. */
 export const STARTUPS = ['code-cache', 'plain', 'snapshot'];
@@ -26,7 +26,7 @@ const ENTRY = {
 };
 
 /** Builds `<root>/build/mdget` with the Node at `node` (default: the pinned Node 24); returns its path. */
-export async function buildSea({ node = node24(), startup = 'code-cache' } = {}) {
+export async function buildSea({ node = nodeRelease(LTS_MAJOR), startup = 'code-cache' } = {}) {
   if (!STARTUPS.includes(startup)) throw new Error(`--startup must be one of ${STARTUPS.join(', ')}`);
   const root = fileURLToPath(new URL('..', import.meta.url));
   const out = `${root}build`;
@@ -87,7 +87,7 @@ export async function buildSea({ node = node24(), startup = 'code-cache' } = {})
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const startup = process.argv.find((arg) => arg.startsWith('--startup='))?.slice('--startup='.length);
-  const node = node24();
+  const node = nodeRelease(LTS_MAJOR);
   const bin = await buildSea({ node, startup });
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   console.log(`built ${bin} (single executable, Node ${version}, start-up: ${startup ?? 'code-cache'})`);

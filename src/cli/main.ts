@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { poisonReleasedChunks } from '../core/chunk-pool.js';
 import { isMdgetError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import { COMMANDS, commandSpec } from './command-table.js';
@@ -33,6 +34,8 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
   const streams = io ?? (await systemIo());
   const answered = await answerFromTables(argv, streams);
   if (answered !== undefined) return answered;
+  // The test suite's use-after-release check (docs/internals.md); no user needs it.
+  if (streams.env.MDGET_DEBUG_POISON === '1') poisonReleasedChunks(true);
   const controller = new AbortController();
   // Every request in flight listens to this one signal; --concurrency decides how many there are.
   setMaxListeners(0, controller.signal);

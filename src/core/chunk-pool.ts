@@ -26,6 +26,19 @@ interface Slab {
   out: number;
 }
 
+/** The byte a released chunk is filled with in the debug mode (poisonReleasedChunks). */
+export const POISON_BYTE = 0xa5;
+let poison = false;
+
+/**
+ * Debug mode: every chunk is filled with POISON_BYTE as it is released, so a stage that reads a chunk
+ * after giving it back writes visible garbage instead of silently correct-looking bytes. The test suite
+ * runs with it on (docs/internals.md).
+ */
+export function poisonReleasedChunks(on: boolean): void {
+  poison = on;
+}
+
 const slabOf = new WeakMap<ArrayBufferLike, Slab>();
 const taken = new WeakSet<Buffer>();
 const free: Slab[] = [];
@@ -73,6 +86,7 @@ export function copyChunk(bytes: Uint8Array): Buffer {
 /** A chunk's bytes are no longer needed: its slab can be reused once all its chunks are back. */
 export function releaseChunk(chunk: Buffer): void {
   if (!taken.delete(chunk)) return;
+  if (poison) chunk.fill(POISON_BYTE);
   const slab = slabOf.get(chunk.buffer) as Slab;
   slab.out--;
   if (slab !== current) recycle(slab);

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEBUG_ENV } from './with-emulator.js';
 
 /** The built CLI (npm test builds first), run as a real child process. */
 export const BIN = fileURLToPath(new URL('../../bin/mdget', import.meta.url));
@@ -32,7 +33,7 @@ export function runCli(
     // Run the file itself, as a user does: its shebang decides how node is started.
     const child = spawn(BIN, [...args], {
       cwd: options.cwd ?? tempDir(),
-      env: { PATH: nodePath(), NO_COLOR: '1', ...options.env },
+      env: { PATH: nodePath(), NO_COLOR: '1', ...DEBUG_ENV, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
@@ -67,7 +68,7 @@ export function runShell(
     execFile(
       'bash',
       ['--norc', '--noprofile', '-o', 'pipefail', '-c', line],
-      { env: { PATH: nodePath(), MDGET: BIN, NO_COLOR: '1', ...env } },
+      { env: { PATH: nodePath(), MDGET: BIN, NO_COLOR: '1', ...DEBUG_ENV, ...env } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 128) : 0;
         resolve({ code, stdout, stderr });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   copyChunk,
+  POISON_BYTE,
   releaseChunk,
   releaseChunks,
   SLAB_BYTES,
@@ -87,5 +88,17 @@ describe('chunk pool', () => {
     expect(big.length).toBe(SLAB_BYTES + 1);
     expect(big.byteOffset).toBe(0);
     releaseChunk(big);
+  });
+});
+
+describe('chunk pool: the debug poison', () => {
+  it('fills a released chunk with the poison byte (on for the whole suite), and only chunks it handed out', () => {
+    const chunk = copyChunk(Buffer.from('2025-03-13 17:00:00.021,14,G,5612.75,7\n'));
+    const view = chunk.subarray(0);
+    const foreign = Buffer.from('not from the pool');
+    releaseChunk(chunk);
+    releaseChunk(foreign);
+    expect(view.every((byte) => byte === POISON_BYTE)).toBe(true);
+    expect(foreign.toString()).toBe('not from the pool');
   });
 });

@@ -1,27 +1,36 @@
-// Node 24 LTS from the npm registry (issue 12): `node scripts/node24.js` prints the path of its `node`.
-// These machines reach package registries only, so Node comes from the registry package that ships its
-// official builds (node-<platform>-<arch>, with bin/node inside), never from a download site. It lands in
-// a per-user cache folder (MDGET_NODE_CACHE, else $XDG_CACHE_HOME/mdget, else ~/.cache/mdget), outside
-// node_modules, which `npm ci` wipes. Used by .ci/run (the suite on Node 24), scripts/build-sea.js (the
-// single binary) and test/cli/sea.test.ts.
+// A pinned Node release from the npm registry: `node scripts/node-release.js 26` prints the path of its
+// `node`. These machines reach package registries only, so Node comes from the registry package that
+// ships its official builds (node-<platform>-<arch>, with bin/node inside), never from a download site. It
+// lands in a per-user cache folder (MDGET_NODE_CACHE, else $XDG_CACHE_HOME/mdget, else ~/.cache/mdget),
+// outside node_modules, which `npm ci` wipes. Used by .ci/run (the suite on the newest Node), the single
+// binary (Node 24 LTS) and the benches.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** The pinned release: the newest 24.x on the registry when this was written. */
-export const NODE24_VERSION = '24.21.0';
+/** The pinned releases: the newest of each line on the registry when they were last raised. */
+export const NODE_RELEASES = { 24: '24.21.0', 26: '26.12.1' };
 
-/** Where the pinned Node is (or will be) unpacked. */
-export function node24Dir(env = process.env) {
+/** The LTS line the single binary is built on. */
+export const LTS_MAJOR = 24;
+
+/** Where the pinned Node of `major` is (or will be) unpacked. */
+export function nodeReleaseDir(major, env = process.env) {
   const cache = env.MDGET_NODE_CACHE ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'mdget');
-  return join(cache, `node-${process.platform}-${process.arch}-${NODE24_VERSION}`);
+  return join(cache, `node-${process.platform}-${process.arch}-${versionOf(major)}`);
 }
 
-/** The path of the pinned Node 24's `node`, fetched with `npm pack` and unpacked on first use. */
-export function node24(env = process.env) {
-  const dir = node24Dir(env);
+function versionOf(major) {
+  const version = NODE_RELEASES[major];
+  if (!version) throw new Error(`no pinned Node ${major}: pick one of ${Object.keys(NODE_RELEASES).join(', ')}`);
+  return version;
+}
+
+/** The path of the pinned Node `major`'s `node`, fetched with `npm pack` and unpacked on first use. */
+export function nodeRelease(major = LTS_MAJOR, env = process.env) {
+  const dir = nodeReleaseDir(major, env);
   const node = join(dir, 'bin', 'node');
   if (existsSync(node)) return node;
   if (process.platform === 'win32') {
@@ -32,7 +41,7 @@ export function node24(env = process.env) {
   // Unpacked beside its final name and renamed: a concurrent or interrupted fetch never leaves half a Node.
   const work = mkdtempSync(join(parent, '.fetch-'));
   try {
-    const spec = `node-${process.platform}-${process.arch}@${NODE24_VERSION}`;
+    const spec = `node-${process.platform}-${process.arch}@${versionOf(major)}`;
     // npm checks the tarball against the registry's integrity hash; --json names the file it wrote.
     let packed;
     try {
@@ -74,9 +83,9 @@ export function node24(env = process.env) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    console.log(node24());
+    console.log(nodeRelease(Number(process.argv[2] ?? LTS_MAJOR)));
   } catch (error) {
-    console.error(`node24: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`node-release: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   }
 }
