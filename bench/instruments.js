@@ -5,7 +5,7 @@
 // Whole processes are timed by /usr/bin/time (wall, user+system CPU, peak RSS).
 //   BENCH_RUNS=n        runs per row (default 3)
 //   BENCH_ENTRIES=n     entries in the file (default 200000)
-//   BENCH_NODE=path     the Node that runs mdget (default: this one), e.g. $(node scripts/node24.js)
+//   BENCH_NODE=path     the Node that runs mdget (default: this one), e.g. $(node scripts/node-release.js 24)
 //   --json [file]       also write every figure as JSON (default bench/instruments.json)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';

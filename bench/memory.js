@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../dist/emulator/index.js';
-import { node24 } from '../scripts/node24.js';
+import { nodeRelease } from '../scripts/node-release.js';
 import { median, q, timer } from './timing.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mdget-bench-memory-'));
 const timed = timer(dir);
 const nodes = [
   [`Node ${process.versions.node}`, process.execPath],
-  ...(QUICK ? [] : [['Node 24', node24()]]),
+  ...(QUICK ? [] : [['Node 24', nodeRelease(24)]]),
 ];
 
 const plain = await startEmulator({ ticksPerDay: TICKS, cacheBodies: true, gzip: 'never' });

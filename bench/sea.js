@@ -12,14 +12,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../dist/emulator/index.js';
 import { buildSea } from '../scripts/build-sea.js';
-import { node24 } from '../scripts/node24.js';
+import { nodeRelease } from '../scripts/node-release.js';
 
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 30);
 const SQLITE_RUNS = Number(process.env.BENCH_SQLITE_RUNS ?? 3);
 const BIN = fileURLToPath(new URL('../bin/mdget', import.meta.url));
 const INSERT = fileURLToPath(new URL('./sqlite-insert.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mdget-bench-sea-'));
-const node = node24();
+const node = nodeRelease(24);
 const node20 = process.execPath;
 const ms = (value) => `${value.toFixed(1).padStart(7)} ms`;
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { NODE24_VERSION, node24 } from '../../scripts/node24.js';
+import { LTS_MAJOR, NODE_RELEASES, nodeRelease } from '../../scripts/node-release.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 import { openDb } from '../helpers/sqlite.js';
 
@@ -77,10 +77,10 @@ describe('single executable (npm run sea)', () => {
     timeout: 120_000,
   }, async (context) => {
     try {
-      node24();
+      nodeRelease(LTS_MAJOR);
     } catch (error) {
       // The one reason to skip (issue 12): the registry package of Node 24 could not be installed.
-      const reason = `Node ${NODE24_VERSION} could not be installed from the registry: ${(error as Error).message}`;
+      const reason = `Node ${NODE_RELEASES[LTS_MAJOR]} could not be installed from the registry: ${(error as Error).message}`;
       console.warn(`single executable test skipped: ${reason}`);
       context.skip(reason);
       return;
@@ -125,7 +125,7 @@ describe('single executable (npm run sea)', () => {
         /^MDGET_INSTRUMENTS_URL +http:\/\/127\.0\.0\.1:\d+\/instruments +dotenv /m,
       );
       expect(config.stderr).toBe(
-        `mdget: Node v${NODE24_VERSION} (single executable), SQLite through node:sqlite\n`,
+        `mdget: Node v${NODE_RELEASES[LTS_MAJOR]} (single executable), SQLite through node:sqlite\n`,
       );
 
       const ticksArgs = ['ticks', 'ESM25', '--start', '2025-03-13', '--maxrecords', '50'];
