@@ -8,10 +8,10 @@
 //   BENCH_ROUNDS=n   passes per case (default 3)
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { JsonRows } from '../dist/core/json-rows.js';
-import { LineNormalizer } from '../dist/core/line-normalizer.js';
-import { recordToJson } from '../dist/core/output-state.js';
-import { outputColumns, RECORD_SHAPES } from '../dist/core/record-shapes.js';
+import { outputColumns, RECORD_SHAPES } from '../dist/core/model/record-shapes.js';
+import { JsonRows } from '../dist/core/pipeline/json-rows.js';
+import { LineNormalizer } from '../dist/core/pipeline/line-normalizer.js';
+import { recordToJson } from '../dist/core/pipeline/output-state.js';
 
 const MB = Number(process.env.BENCH_MB ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -24,7 +24,8 @@ export function nodeReleaseDir(major, env = process.env) {
 
 function versionOf(major) {
   const version = NODE_RELEASES[major];
-  if (!version) throw new Error(`no pinned Node ${major}: pick one of ${Object.keys(NODE_RELEASES).join(', ')}`);
+  if (!version)
+    throw new Error(`no pinned Node ${major}: pick one of ${Object.keys(NODE_RELEASES).join(', ')}`);
   return version;
 }
 

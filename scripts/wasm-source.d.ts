@@ -1,2 +1,2 @@
-/** The generated TypeScript module that embeds the compiled WAT `src/core/wasm/<name>.wat` as base64. */
+/** The generated TypeScript module that embeds the compiled WAT `src/core/pipeline/wasm/<name>.wat` as base64. */
 export function wasmModuleSource(name: string, watText: string): Promise<string>;

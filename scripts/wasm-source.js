@@ -1,6 +1,6 @@
 import wabtInit from 'wabt';
 
-/** The generated TypeScript module that embeds the compiled WAT `src/core/wasm/<name>.wat` as base64. */
+/** The generated TypeScript module that embeds the compiled WAT `src/core/pipeline/wasm/<name>.wat` as base64. */
 export async function wasmModuleSource(name, watText) {
   const wabt = await wabtInit();
   const parsed = wabt.parseWat(`${name}.wat`, watText, { simd: true });

@@ -8,24 +8,24 @@ export type {
   Query,
 } from './core/client.js';
 export { createClient } from './core/client.js';
-export type { MinutesVariant } from './core/commands/plans.js';
-export type { InstrumentsResult } from './core/commands/reference.js';
-export type { Config } from './core/config.js';
-export type { ErrorCode, MdgetErrorOptions } from './core/errors.js';
-export { isMdgetError, MdgetError } from './core/errors.js';
-export type { PlannedRequest } from './core/planned-request.js';
-export type { Exchange } from './core/reference/exchanges.js';
+export type { Config } from './core/model/config.js';
+export type { ErrorCode, MdgetErrorOptions } from './core/model/errors.js';
+export { isMdgetError, MdgetError } from './core/model/errors.js';
+export type { PlannedRequest } from './core/plan/planned-request.js';
+export type { MinutesVariant } from './core/plan/requests.js';
 export type {
   EodParams,
   EventsParams,
   ExtraParams,
   MinutesParams,
   TicksParams,
-} from './core/request-builders.js';
+} from './core/plan/urls.js';
+export type { Exchange } from './core/reference/exchanges.js';
+export type { InstrumentsResult } from './core/reference/instruments-command.js';
 export type {
   BatchResult,
   PlanEvent,
   ProgressEvent,
   RequestResult,
   RequestStatus,
-} from './core/run-types.js';
+} from './core/run/run-types.js';

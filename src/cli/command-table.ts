@@ -12,7 +12,7 @@ import {
   minutesParams,
   type ParamSpec,
   ticksParams,
-} from '../core/params.js';
+} from '../core/model/params.js';
 import type { OptionName } from './options.js';
 
 export interface ArgumentSpec {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CONFIG_VARIABLES, type Config } from '../core/config.js';
-import { configError } from '../core/errors.js';
+import { CONFIG_VARIABLES, type Config } from '../core/model/config.js';
+import { configError } from '../core/model/errors.js';
 import type { ConfigFlags } from './flags.js';
 
 /** The configuration flags every command takes (cli.md), and the password --password-stdin read. */

@@ -2,8 +2,8 @@
  * What every command's run gets from main (streams, the abort signal, the clock, the secrets to redact),
  * and the configuration every command resolves the same way: flags > environment > dotenv > defaults.
  */
-import { type Config, type Requirement, requireConfig } from '../core/config.js';
-import { configError, usageError } from '../core/errors.js';
+import { type Config, type Requirement, requireConfig } from '../core/model/config.js';
+import { configError, usageError } from '../core/model/errors.js';
 import { readEnvFile, resolveConfig } from './config.js';
 import type { ConfigFlags, OptionFlags } from './flags.js';
 import type { Io } from './io.js';

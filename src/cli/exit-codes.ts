@@ -2,7 +2,7 @@
  * Every exit status mdget returns, and the one place that maps a cause to it (cli.md, issue 11): error
  * codes, usage errors found by the parser, signals. Help and the README list them from EXIT_CODES.
  */
-import type { ErrorCode } from '../core/errors.js';
+import type { ErrorCode } from '../core/model/errors.js';
 
 /** The statuses that have no error code behind them. */
 export const EXIT = { ok: 0, internal: 1, usage: 2 } as const;

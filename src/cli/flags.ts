@@ -2,7 +2,7 @@
  * The types of parsed flags, derived from the option and parameter tables: a flag mapper reads typed
  * values (no casts), and a flag added to a table shows up in the types of every command that takes it.
  */
-import type { CamelCase, ParamSpec, ParamValue } from '../core/params.js';
+import type { CamelCase, ParamSpec, ParamValue } from '../core/model/params.js';
 import type { COMMANDS, CONFIG_OPTIONS, CommandName } from './command-table.js';
 import type { OPTIONS, OptionName } from './options.js';
 

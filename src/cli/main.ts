@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { poisonReleasedChunks } from '../core/chunk-pool.js';
-import { isMdgetError } from '../core/errors.js';
-import { redactText } from '../core/redact.js';
+import { isMdgetError } from '../core/model/errors.js';
+import { redactText } from '../core/model/redact.js';
+import { poisonReleasedChunks } from '../core/pipeline/chunk-pool.js';
 import { COMMANDS, commandSpec } from './command-table.js';
 import type { RunContext } from './context.js';
 import {

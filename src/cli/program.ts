@@ -5,8 +5,8 @@
  * `mdget help <command>`), and by the test that holds `mdget --help` equal to commander's layout.
  */
 import { Argument, Command, Option } from 'commander';
-import { usageError } from '../core/errors.js';
-import type { ParamSpec } from '../core/params.js';
+import { usageError } from '../core/model/errors.js';
+import type { ParamSpec } from '../core/model/params.js';
 import { COMMANDS, CONFIG_OPTIONS, type CommandName, type CommandSpec } from './command-table.js';
 import type { RunContext } from './context.js';
 import {

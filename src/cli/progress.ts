@@ -1,5 +1,5 @@
 import type cliProgressModule from 'cli-progress';
-import type { PlanEvent, ProgressEvent } from '../core/run-types.js';
+import type { PlanEvent, ProgressEvent } from '../core/run/run-types.js';
 import type { Io } from './io.js';
 import {
   downloadLine,

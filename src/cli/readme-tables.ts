@@ -4,7 +4,7 @@
  * exchanges and instruments, the configuration variables and the exit codes. `npm run readme` writes
  * them between their markers; test/unit/readme.test.ts fails when the README drifts from them.
  */
-import type { ParamSpec } from '../core/params.js';
+import type { ParamSpec } from '../core/model/params.js';
 import { COMMANDS, type CommandSpec } from './command-table.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { argumentTerm } from './help.js';

@@ -1,9 +1,9 @@
 import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { MdgetError } from '../core/errors.js';
-import { redactText } from '../core/redact.js';
-import { tempPathFor } from '../core/writers/atomic-file.js';
-import { makeDirectory } from '../core/writers/targets.js';
+import { MdgetError } from '../core/model/errors.js';
+import { redactText } from '../core/model/redact.js';
+import { tempPathFor } from '../core/sink/atomic-file.js';
+import { makeDirectory } from '../core/sink/targets.js';
 
 /** Refuses a --report path that cannot be written, before any request (exit 6). */
 export async function checkReportPath(path: string): Promise<void> {

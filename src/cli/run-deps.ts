@@ -1,7 +1,7 @@
-import { redactText } from '../core/redact.js';
-import { DEFAULT_RETRY } from '../core/retry.js';
-import type { RunDeps } from '../core/run-types.js';
-import { DescriptorWritable } from '../core/writers/descriptor-writable.js';
+import { DEFAULT_RETRY } from '../core/http/retry.js';
+import { redactText } from '../core/model/redact.js';
+import type { RunDeps } from '../core/run/run-types.js';
+import { DescriptorWritable } from '../core/sink/descriptor-writable.js';
 import type { Flags, RunContext } from './context.js';
 import { createProgress, progressMode } from './progress.js';
 import { printable } from './progress-lines.js';
@@ -33,8 +33,8 @@ export async function withRunDeps<T>(
   const note = (message: string) => {
     if (!quiet) display.log(io.color.dim(`mdget: ${printable(redactText(message, ctx.secrets))}`));
   };
-  const { createDispatcher } = await import('../core/http.js');
-  const { RateLimiter } = await import('../core/rate-limit.js');
+  const { createDispatcher } = await import('../core/http/open-response.js');
+  const { RateLimiter } = await import('../core/http/rate-limit.js');
   const dispatcher = createDispatcher({
     timeoutMs: (flags.timeout as number | undefined) ?? 60_000,
     connections: Math.max(8, (flags.concurrency as number | undefined) ?? 0),

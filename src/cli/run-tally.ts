@@ -1,4 +1,4 @@
-import type { PlanEvent, ProgressEvent } from '../core/run-types.js';
+import type { PlanEvent, ProgressEvent } from '../core/run/run-types.js';
 
 /** One request whose body is coming in, as the progress display knows it: its last event's figures, and more. */
 export interface ActiveDownload

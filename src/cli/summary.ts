@@ -1,4 +1,4 @@
-import type { BatchResult } from '../core/run-types.js';
+import type { BatchResult } from '../core/run/run-types.js';
 import { formatBytes, formatCount, formatDuration, plural } from './progress-lines.js';
 import type { RunTally } from './run-tally.js';
 

@@ -1,4 +1,4 @@
-import { usageError } from '../core/errors.js';
+import { usageError } from '../core/model/errors.js';
 import type { Io } from './io.js';
 
 /** Positional symbols plus --symbols-file, checked: no blanks inside, no commas (lists are comma-joined). */

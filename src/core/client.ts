@@ -1,7 +1,12 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { runBatch } from './batch.js';
+import { createDispatcher } from './http/open-response.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { DEFAULT_RETRY } from './http/retry.js';
+import { type Config, type Requirement, requireConfig } from './model/config.js';
+import { usageError } from './model/errors.js';
+import type { PlannedRequest } from './plan/planned-request.js';
 import {
   type MinutesVariant,
   planDateRange,
@@ -10,22 +15,17 @@ import {
   planFuturesOptions,
   planMinutes,
   planTicks,
-} from './commands/plans.js';
+} from './plan/requests.js';
+import type { EodParams, EventsParams, ExtraParams, MinutesParams, TicksParams } from './plan/urls.js';
+import { type Exchange, findExchanges } from './reference/exchanges.js';
 import {
   fetchExchanges,
   type InstrumentsOptions,
   type InstrumentsResult,
   runInstruments,
-} from './commands/reference.js';
-import { type Config, type Requirement, requireConfig } from './config.js';
-import { usageError } from './errors.js';
-import { createDispatcher } from './http.js';
-import type { PlannedRequest } from './planned-request.js';
-import { RateLimiter } from './rate-limit.js';
-import { type Exchange, findExchanges } from './reference/exchanges.js';
-import type { EodParams, EventsParams, ExtraParams, MinutesParams, TicksParams } from './request-builders.js';
-import { DEFAULT_RETRY } from './retry.js';
-import type { BatchOptions, BatchResult, RunDeps } from './run-types.js';
+} from './reference/instruments-command.js';
+import { runBatch } from './run/run-job.js';
+import type { BatchOptions, BatchResult, RunDeps } from './run/run-types.js';
 
 /** How a client sends its requests; every field has a default. */
 export interface ClientOptions {

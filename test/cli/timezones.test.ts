@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { wallTimeOf } from '../../src/core/time-zones.js';
+import { wallTimeOf } from '../../src/core/time/time-zones.js';
 import { CANARY_ACCOUNT, expectNoCanary, NO_PROBES } from '../helpers/cli-env.js';
 import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';

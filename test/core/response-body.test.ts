@@ -1,7 +1,7 @@
 import { createGunzip } from 'node:zlib';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { dispatchGet } from '../../src/core/response-body.js';
+import { dispatchGet } from '../../src/core/http/dispatch.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 const ticks = (base: string) =>

@@ -69,7 +69,7 @@ describe('architecture (STYLE §2-3)', () => {
     for (const file of files(join(root, 'src/core'))) {
       const text = readFileSync(file, 'utf8');
       expect(text, file).not.toMatch(
-        /process\.exit|process\.env|console\.|from '\.\.\/(\.\.\/)?(cli|emulator)\//,
+        /process\.exit|process\.env|console\.|from '(\.\.\/)+(cli|emulator)\//,
       );
     }
   });

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { atomicFileSink, BackgroundSync, writeTo } from '../../src/core/writers/atomic-file.js';
+import { atomicFileSink, BackgroundSync, writeTo } from '../../src/core/sink/atomic-file.js';
 
 let dir: string | undefined;
 afterEach(() => {

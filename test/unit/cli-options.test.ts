@@ -5,7 +5,7 @@ import { CORE_COMMANDS } from '../../src/cli/commands/download.js';
 import { DOWNLOAD_MAPPERS } from '../../src/cli/commands/download-options.js';
 import { NO_COLORS } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { checkDownload, type DownloadOptions } from '../../src/core/commands/download.js';
+import { checkDownload, type DownloadOptions } from '../../src/core/plan/download.js';
 
 const NOW = new Date('2025-03-14T15:00:00Z');
 const ctx = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CutTracker } from '../../src/core/cut-tracker.js';
+import { CutTracker } from '../../src/core/run/cut-tracker.js';
 
 describe('CutTracker', () => {
   it('with a stated cap: at or above it is cut, below it complete, never a probe', () => {

@@ -5,7 +5,7 @@ import {
   resolveDayRange,
   shardOf,
   splitByLength,
-} from '../../src/core/chunks.js';
+} from '../../src/core/plan/windows.js';
 import {
   CENTRAL,
   EASTERN,
@@ -13,7 +13,7 @@ import {
   isEquitySymbol,
   parseDateInput,
   todayIn,
-} from '../../src/core/dates.js';
+} from '../../src/core/time/dates.js';
 
 // 2025-03-14 03:30 UTC is still the 13th in New York and Chicago.
 const NOW = new Date('2025-03-14T03:30:00Z');

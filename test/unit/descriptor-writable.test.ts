@@ -3,7 +3,7 @@ import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DescriptorWritable } from '../../src/core/writers/descriptor-writable.js';
+import { DescriptorWritable } from '../../src/core/sink/descriptor-writable.js';
 
 describe.skipIf(process.platform === 'win32')('DescriptorWritable', () => {
   it('a write that fails with no sink listening any more (Ctrl-C, then the reader left) does not crash', async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { batchOptionsOf, planDownload } from '../../src/core/commands/download.js';
-import { eodCommand } from '../../src/core/commands/eod.js';
-import { eventsCommand } from '../../src/core/commands/events.js';
-import { futuresOptionsCommand } from '../../src/core/commands/futures-options.js';
-import { minutesCommand } from '../../src/core/commands/minutes.js';
-import { ticksCommand } from '../../src/core/commands/ticks.js';
+import { eodCommand } from '../../src/core/plan/commands/eod.js';
+import { eventsCommand } from '../../src/core/plan/commands/events.js';
+import { futuresOptionsCommand } from '../../src/core/plan/commands/futures-options.js';
+import { minutesCommand } from '../../src/core/plan/commands/minutes.js';
+import { ticksCommand } from '../../src/core/plan/commands/ticks.js';
+import { batchOptionsOf, planDownload } from '../../src/core/plan/download.js';
 
 const config = {
   username: 'u',

@@ -7,7 +7,7 @@ import {
   exitCodeForSignal,
   SIGNAL_EXIT,
 } from '../../src/cli/exit-codes.js';
-import type { ErrorCode } from '../../src/core/errors.js';
+import type { ErrorCode } from '../../src/core/model/errors.js';
 
 const CODES: ErrorCode[] = [
   'MDGET_USAGE',

@@ -1,7 +1,12 @@
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { announcesHtml, type BodyKind, refuseHtmlStart, startsAsHtml } from '../../src/core/html-page.js';
+import {
+  announcesHtml,
+  type BodyKind,
+  refuseHtmlStart,
+  startsAsHtml,
+} from '../../src/core/http/html-page.js';
 
 const PAGE = '<!DOCTYPE html>\n<html><body>Scheduled maintenance</body></html>\n';
 const LIST = '<?xml version="1.0" encoding="utf-8"?>\n<exchanges><exchange id="CME"/></exchanges>\n';

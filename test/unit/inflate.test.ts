@@ -2,8 +2,8 @@ import { Readable, type Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { releaseChunk, takeChunk } from '../../src/core/chunk-pool.js';
-import { DECODED_CHUNK, inflater } from '../../src/core/inflate.js';
+import { releaseChunk, takeChunk } from '../../src/core/pipeline/chunk-pool.js';
+import { DECODED_CHUNK, inflater } from '../../src/core/pipeline/inflate.js';
 
 // compressible, like a day of ticks, but not a single repeated byte
 const text = Buffer.from(

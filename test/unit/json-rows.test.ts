@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JsonRows, jsonRowsFor } from '../../src/core/json-rows.js';
-import { recordToJson } from '../../src/core/output-state.js';
-import { outputColumns, RECORD_SHAPES, type RecordKind } from '../../src/core/record-shapes.js';
+import { outputColumns, RECORD_SHAPES, type RecordKind } from '../../src/core/model/record-shapes.js';
+import { JsonRows, jsonRowsFor } from '../../src/core/pipeline/json-rows.js';
+import { recordToJson } from '../../src/core/pipeline/output-state.js';
 
 const columnsOf = (kind: RecordKind, trend = false, contract = false) =>
   outputColumns(kind, { trend, contract }) as readonly string[];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LineNormalizer } from '../../src/core/line-normalizer.js';
-import { RECORD_SHAPES } from '../../src/core/record-shapes.js';
+import { RECORD_SHAPES } from '../../src/core/model/record-shapes.js';
+import { LineNormalizer } from '../../src/core/pipeline/line-normalizer.js';
 
 /** Feeds `input` split at every possible pair of cut points, so chunk boundaries fall everywhere. */
 function normalizeInPieces(input: string, cuts: number[]): { text: string; lines: number } {

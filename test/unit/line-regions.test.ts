@@ -5,7 +5,7 @@ import {
   lastLineBefore,
   lineEndAfter,
   trailingGroupStart,
-} from '../../src/core/line-regions.js';
+} from '../../src/core/pipeline/line-regions.js';
 
 const b = (text: string) => Buffer.from(text);
 

@@ -1,13 +1,13 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { WallTime } from '../../src/core/dates.js';
-import type { minutesParams, SelectorsOf } from '../../src/core/params.js';
+import type { minutesParams, SelectorsOf } from '../../src/core/model/params.js';
 import type {
   EodParams,
   EventsParams,
   FuturesOptionsParams,
   MinutesParams,
   TicksParams,
-} from '../../src/core/request-builders.js';
+} from '../../src/core/plan/urls.js';
+import type { WallTime } from '../../src/core/time/dates.js';
 
 // The builders' parameter types are derived from the tables (issue 11): these pin what the derivation yields.
 describe('parameter types derived from the tables', () => {

@@ -14,8 +14,8 @@ import {
 } from '../../src/cli/progress-lines.js';
 import { RunTally, retrySubject } from '../../src/cli/run-tally.js';
 import { formatSummary, summaryOf, untoldFailures } from '../../src/cli/summary.js';
-import { MdgetError } from '../../src/core/errors.js';
-import type { BatchResult, ProgressEvent, RequestResult } from '../../src/core/run-types.js';
+import { MdgetError } from '../../src/core/model/errors.js';
+import type { BatchResult, ProgressEvent, RequestResult } from '../../src/core/run/run-types.js';
 import { FakeTerminal } from '../helpers/fake-terminal.js';
 
 /** An Io whose stderr is `stderr`, coloured like a terminal (level 1) unless told otherwise. */

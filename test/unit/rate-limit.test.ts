@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src/core/rate-limit.js';
+import { RateLimiter } from '../../src/core/http/rate-limit.js';
 
 const timed = async (limiter: RateLimiter, count: number) => {
   const started = performance.now();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactText, redactUrl } from '../../src/core/redact.js';
+import { redactText, redactUrl } from '../../src/core/model/redact.js';
 
 describe('redaction', () => {
   it.each([

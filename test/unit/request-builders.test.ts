@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Config } from '../../src/core/config.js';
+import type { Config } from '../../src/core/model/config.js';
 import {
   buildEodDateRangeUrl,
   buildEodUrl,
@@ -13,7 +13,7 @@ import {
   buildMinutesUrl,
   buildNearbyMinutesUrl,
   buildTicksUrl,
-} from '../../src/core/request-builders.js';
+} from '../../src/core/plan/urls.js';
 
 const config: Config = {
   username: 'u',

@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { outputColumns, RECORD_SHAPES, type RecordKind } from '../../src/core/record-shapes.js';
+import { outputColumns, RECORD_SHAPES, type RecordKind } from '../../src/core/model/record-shapes.js';
 import {
   closingBytes,
   newOutputState,
   type OutputFormat,
   ResponseTransform,
   recordToJson,
-} from '../../src/core/response-transform.js';
+} from '../../src/core/pipeline/response-transform.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/${name}`, import.meta.url));
 const URL_ = new URL('http://h.test/queryticks.ashx?username=u&password=Secret1&symbol=AAPL');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CENTRAL, EASTERN, formatServiceDate } from '../../src/core/dates.js';
+import { CENTRAL, EASTERN, formatServiceDate } from '../../src/core/time/dates.js';
 import {
   assertTimeZone,
   createTimestampConverter,
@@ -7,8 +7,8 @@ import {
   type TimestampTarget,
   utcOfWallTime,
   wallTimeOf,
-} from '../../src/core/time-zones.js';
-import { marketWallTime, parseZonedInput } from '../../src/core/zoned-input.js';
+} from '../../src/core/time/time-zones.js';
+import { marketWallTime, parseZonedInput } from '../../src/core/time/zoned-input.js';
 
 // Real Intl throughout. US rules: spring forward at 02:00 on the second Sunday of March, fall back at
 // 02:00 on the first Sunday of November: 2024-03-10, 2024-11-03, 2025-03-09, 2025-11-02.

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { planWindows } from '../../src/core/chunks.js';
-import { continuationWindow, formatKey, keyTime } from '../../src/core/series.js';
-import { DEFAULT_WINDOW_ROWS, eodRowsPerDay, sessionMinutes, windowMs } from '../../src/core/window-size.js';
+import { continuationWindow, formatKey, keyTime } from '../../src/core/plan/series.js';
+import {
+  DEFAULT_WINDOW_ROWS,
+  eodRowsPerDay,
+  sessionMinutes,
+  windowMs,
+} from '../../src/core/plan/window-size.js';
+import { planWindows } from '../../src/core/plan/windows.js';
 
 const d = (iso: string) => new Date(`${iso}Z`);
 const DAY = 86_400_000;
@@ -81,7 +86,7 @@ describe('series keys and continuations', () => {
 
 describe('windowTimes (--dry-run)', () => {
   it('shows a window in market time and UTC', async () => {
-    const { windowTimes } = await import('../../src/core/plan-times.js');
+    const { windowTimes } = await import('../../src/core/plan/window-times.js');
     const plan = {
       url: new URL('http://h.test'),
       kind: 'ticks' as const,

@@ -1,5 +1,5 @@
-import { CONFIG_VARIABLES, type Config } from '../../core/config.js';
-import { REDACTED, redactText } from '../../core/redact.js';
+import { CONFIG_VARIABLES, type Config } from '../../core/model/config.js';
+import { REDACTED, redactText } from '../../core/model/redact.js';
 import { readEnvFile, resolveConfig } from '../config.js';
 import { configFrom, type RunContext } from '../context.js';
 import type { FlagsOf } from '../flags.js';

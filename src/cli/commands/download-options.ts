@@ -4,15 +4,8 @@
  * the configuration after; dates are read in the first symbol's market zone. The rules that tie options
  * together live in core (core/commands/*.ts), so library callers get them too.
  */
-import type { DateRangeOptions } from '../../core/commands/date-range.js';
-import type { DownloadOptions } from '../../core/commands/download.js';
-import type { EodOptions } from '../../core/commands/eod.js';
-import type { EventsOptions } from '../../core/commands/events.js';
-import type { FuturesOptionsOptions } from '../../core/commands/futures-options.js';
-import type { MinutesOptions } from '../../core/commands/minutes.js';
-import type { TicksOptions } from '../../core/commands/ticks.js';
-import { CENTRAL, marketZone, parseDateInput } from '../../core/dates.js';
-import { usageError } from '../../core/errors.js';
+
+import { usageError } from '../../core/model/errors.js';
 import {
   eodParams,
   eventsParams,
@@ -22,9 +15,17 @@ import {
   type ParamSpec,
   type ParamsOf,
   ticksParams,
-} from '../../core/params.js';
-import type { ExtraParams } from '../../core/request-builders.js';
-import { assertTimeZone } from '../../core/time-zones.js';
+} from '../../core/model/params.js';
+import type { DateRangeOptions } from '../../core/plan/commands/date-range.js';
+import type { EodOptions } from '../../core/plan/commands/eod.js';
+import type { EventsOptions } from '../../core/plan/commands/events.js';
+import type { FuturesOptionsOptions } from '../../core/plan/commands/futures-options.js';
+import type { MinutesOptions } from '../../core/plan/commands/minutes.js';
+import type { TicksOptions } from '../../core/plan/commands/ticks.js';
+import type { DownloadOptions } from '../../core/plan/download.js';
+import type { ExtraParams } from '../../core/plan/urls.js';
+import { CENTRAL, marketZone, parseDateInput } from '../../core/time/dates.js';
+import { assertTimeZone } from '../../core/time/time-zones.js';
 import type { DownloadName } from '../command-table.js';
 import type { FlagsOf, ParamFlags } from '../flags.js';
 

@@ -2,25 +2,26 @@
  * The run of every download command: flags mapped to the core options, rules checked before the
  * configuration is read, then the plan; printed with --dry-run, else downloaded, with --report written.
  */
-import { dateRangeCommand } from '../../core/commands/date-range.js';
+
+import { ioError, usageError } from '../../core/model/errors.js';
+import { redactText, redactUrl } from '../../core/model/redact.js';
+import { dateRangeCommand } from '../../core/plan/commands/date-range.js';
+import { eodCommand } from '../../core/plan/commands/eod.js';
+import { eventsCommand } from '../../core/plan/commands/events.js';
+import { futuresOptionsCommand } from '../../core/plan/commands/futures-options.js';
+import { minutesCommand } from '../../core/plan/commands/minutes.js';
+import { ticksCommand } from '../../core/plan/commands/ticks.js';
 import {
   batchOptionsOf,
   checkDownload,
   type DownloadCommand,
   type DownloadOptions,
   planDownload,
-} from '../../core/commands/download.js';
-import { eodCommand } from '../../core/commands/eod.js';
-import { eventsCommand } from '../../core/commands/events.js';
-import { futuresOptionsCommand } from '../../core/commands/futures-options.js';
-import { minutesCommand } from '../../core/commands/minutes.js';
-import { ticksCommand } from '../../core/commands/ticks.js';
-import { ioError, usageError } from '../../core/errors.js';
-import { plannedOutputs } from '../../core/output-groups.js';
-import { windowTimes } from '../../core/plan-times.js';
-import type { PlannedRequest } from '../../core/planned-request.js';
-import { redactText, redactUrl } from '../../core/redact.js';
-import type { RunDeps } from '../../core/run-types.js';
+} from '../../core/plan/download.js';
+import { plannedOutputs } from '../../core/plan/outputs.js';
+import type { PlannedRequest } from '../../core/plan/planned-request.js';
+import { windowTimes } from '../../core/plan/window-times.js';
+import type { RunDeps } from '../../core/run/run-types.js';
 import { commandSpec, type DownloadName } from '../command-table.js';
 import { configFrom, type RunContext } from '../context.js';
 import type { FlagsOf } from '../flags.js';
@@ -83,7 +84,7 @@ export async function runDownloadCommand<N extends DownloadName>(
   // Loaded here, not at the top: undici, the writers and Node's stream modules, which --help, --dry-run and
   // usage errors do not need.
   const [{ runBatch }, { withRunDeps }] = await Promise.all([
-    import('../../core/batch.js'),
+    import('../../core/run/run-job.js'),
     import('../run-deps.js'),
   ]);
   const result = await withRunDeps(flags, ctx, batch.output, (deps) =>

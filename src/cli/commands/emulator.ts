@@ -1,4 +1,4 @@
-import { usageError } from '../../core/errors.js';
+import { usageError } from '../../core/model/errors.js';
 import type { RunContext } from '../context.js';
 import type { FlagsOf } from '../flags.js';
 

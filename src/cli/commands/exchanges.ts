@@ -1,6 +1,6 @@
-import type { ExchangesOptions } from '../../core/commands/reference.js';
-import { redactUrl } from '../../core/redact.js';
-import { buildExchangesUrl } from '../../core/request-builders.js';
+import { redactUrl } from '../../core/model/redact.js';
+import { buildExchangesUrl } from '../../core/plan/urls.js';
+import type { ExchangesOptions } from '../../core/reference/instruments-command.js';
 import { configFrom, type RunContext } from '../context.js';
 import type { FlagsOf } from '../flags.js';
 import type { Io } from '../io.js';
@@ -21,7 +21,7 @@ export function exchangesOptionsFrom(flags: FlagsOf<'exchanges'>, io: Io): Excha
 
 /** `mdget exchanges`: flags → options, usage checked before configuration, then the core run. */
 export async function runExchangesCommand(flags: FlagsOf<'exchanges'>, ctx: RunContext): Promise<void> {
-  const core = await import('../../core/commands/reference.js');
+  const core = await import('../../core/reference/instruments-command.js');
   const options = exchangesOptionsFrom(flags, ctx.io);
   core.checkExchangesOptions(options);
   // The extras host gets no credentials (wire-formats §2.9): only its base URL is required.

@@ -1,7 +1,7 @@
-import type { TablesOptions } from '../../core/commands/reference.js';
-import { usageError } from '../../core/errors.js';
-import { redactUrl } from '../../core/redact.js';
-import { buildExchangesUrl } from '../../core/request-builders.js';
+import { usageError } from '../../core/model/errors.js';
+import { redactUrl } from '../../core/model/redact.js';
+import { buildExchangesUrl } from '../../core/plan/urls.js';
+import type { TablesOptions } from '../../core/reference/instruments-command.js';
 import { configFrom, type RunContext } from '../context.js';
 import type { FlagsOf } from '../flags.js';
 import { withRunDeps } from '../run-deps.js';
@@ -42,7 +42,7 @@ export async function runInstrumentsCommand(
   flags: FlagsOf<'instruments'>,
   ctx: RunContext,
 ): Promise<void> {
-  const core = await import('../../core/commands/reference.js');
+  const core = await import('../../core/reference/instruments-command.js');
   const { source, tables } = instrumentsOptionsFrom(exchange, flags);
   core.checkTablesOptions(tables);
   if ('capture' in source) {

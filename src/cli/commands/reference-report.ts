@@ -1,5 +1,5 @@
-import type { ReferenceRunDeps } from '../../core/commands/reference.js';
-import { isMdgetError } from '../../core/errors.js';
+import { isMdgetError } from '../../core/model/errors.js';
+import type { ReferenceRunDeps } from '../../core/reference/instruments-command.js';
 
 /** One request of a reference command, as the --report file lists it. */
 export interface ReferenceEntry {

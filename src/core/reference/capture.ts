@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { MdgetError } from '../errors.js';
+import { MdgetError } from '../model/errors.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import { streamJsonObjects } from './json-values.js';
 import { isJsonObject, type JsonObject, type JsonValue, numberText } from './lossless-json.js';

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { MdgetError } from '../errors.js';
+import { MdgetError } from '../model/errors.js';
 
 /** One `exchange` element of the exchanges list (wire-formats §2.9), typed; absent or unparsable = undefined. */
 export interface Exchange {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { releaseChunk } from '../chunk-pool.js';
-import { MdgetError } from '../errors.js';
+import { MdgetError } from '../model/errors.js';
+import { releaseChunk } from '../pipeline/chunk-pool.js';
 import {
   isJsonNumber,
   isJsonObject,

@@ -1,6 +1,6 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isMdgetError, MdgetError } from '../errors.js';
+import { isMdgetError, MdgetError } from '../model/errors.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import type { JsonNumber } from './lossless-json.js';
 import {

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
-import { releaseChunk, releaseChunks, takeChunk, trimChunk } from '../chunk-pool.js';
-import { MdgetError } from '../errors.js';
+import { MdgetError } from '../model/errors.js';
+import { releaseChunk, releaseChunks, takeChunk, trimChunk } from '../pipeline/chunk-pool.js';
 import { csvField, csvLine } from './csv.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import { type JsonNumber, numberText, stringifyLossless } from './lossless-json.js';

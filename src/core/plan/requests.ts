@@ -1,0 +1,266 @@
+import type { Config } from '../model/config.js';
+import { usageError } from '../model/errors.js';
+import { CENTRAL, isoDay, marketZone, todayIn, type WallTime, wallClockIn } from '../time/dates.js';
+import type { PlannedRequest } from './planned-request.js';
+import type { SeriesRequest, SeriesWindow } from './series.js';
+import {
+  buildEodDateRangeUrl,
+  buildEodUrl,
+  buildEventsUrl,
+  buildFormTMinutesUrl,
+  buildFuturesOptionsJsonUrl,
+  buildFuturesOptionsUrl,
+  buildMinuteDateRangeUrl,
+  buildMinutesUrl,
+  buildNearbyMinutesUrl,
+  buildTicksUrl,
+  type EodParams,
+  type EventsParams,
+  type ExtraParams,
+  encodeQueryValue,
+  type FuturesOptionsParams,
+  type MinutesParams,
+  type TicksParams,
+} from './urls.js';
+import { eodRowsPerDay, sessionMinutes, windowMs } from './window-size.js';
+import {
+  checkRange,
+  planDayWindows,
+  planWindows,
+  resolveDayRange,
+  splitByLength,
+  type Window,
+} from './windows.js';
+
+/** What every plan needs besides its own parameters. */
+export interface PlanContext {
+  config: Config;
+  /** The instant "today" and the data cut-off are taken from, in each symbol's market zone. */
+  now: Date;
+  extra?: ExtraParams;
+  /** --window: the length of the windows a long range is split into, overriding the sizing from rows. */
+  windowMs?: number;
+  /** --max-rows: the server's cap as the user states it; windows are sized to stay under it. */
+  maxRows?: number;
+}
+
+/** Query budget per request (spec §1.1). */
+export const MAX_QUERY_BYTES = 2000;
+
+const DAY_MS = 86_400_000;
+const ANY_ZONE_BEHIND_MS = 12 * 3_600_000;
+const label = (time: WallTime) => isoDay(time);
+
+function windowLabels(window: Partial<Window>): { start?: string; end?: string } {
+  // end is exclusive: a window ending at a midnight is labelled by its last day
+  const { start, end } = window;
+  const lastDay = end && start && end.getTime() > start.getTime() ? new Date(end.getTime() - 1) : end;
+  return { ...(start ? { start: label(start) } : {}), ...(lastDay ? { end: label(lastDay) } : {}) };
+}
+
+/** True when a window reaches past the data cut-off: now on the market's wall clock (issue 8). */
+function isProvisional(window: SeriesWindow, zone: string, ctx: PlanContext): boolean {
+  if (!window.end) return true;
+  // No zone's clock is more than 12 h behind UTC (offsets run from -12:00 to +14:00): an end older than
+  // that is past everywhere, and the zone's formatter, whose first use costs ~100 ms of ICU loading
+  // (start-up, issue 9), is not needed.
+  if (window.end.getTime() <= ctx.now.getTime() - ANY_ZONE_BEHIND_MS) return false;
+  return window.end.getTime() > wallClockIn(zone, ctx.now).getTime();
+}
+
+type Build = (window: SeriesWindow) => URL;
+
+/** A planned time-series request of one window; `userLimit` is the user's own --maxrecords. */
+function seriesPlan(
+  base: Omit<PlannedRequest, 'url' | 'series'>,
+  window: SeriesWindow,
+  series: Omit<SeriesRequest, 'window' | 'provisional' | 'rebuild'>,
+  build: Build,
+  ctx: PlanContext,
+): PlannedRequest {
+  return {
+    ...base,
+    ...windowLabels(window),
+    url: build(window),
+    series: {
+      ...series,
+      window,
+      rebuild: build,
+      provisional: isProvisional(window, base.zone ?? marketZone(base.symbol), ctx),
+    },
+  };
+}
+
+/**
+ * One ticks request per symbol and calendar day (the service serves one day, spec §2.1), or per shorter
+ * window with --window; newest first under --order desc.
+ */
+export function planTicks(
+  symbols: readonly string[],
+  params: TicksParams,
+  ctx: PlanContext,
+): PlannedRequest[] {
+  checkRange(params.start, params.end);
+  if (ctx.windowMs !== undefined && ctx.windowMs > DAY_MS) {
+    throw usageError('--window: ticks are served one day per request: use a window of 1d or less, e.g. 1h');
+  }
+  const order = params.order ?? 'asc';
+  return symbols.flatMap((symbol) => {
+    const range = resolveDayRange(params.start, params.end, () => todayIn(marketZone(symbol), ctx.now));
+    const windows = ctx.windowMs === undefined ? planDayWindows(range) : planWindows(range, ctx.windowMs);
+    if (order === 'desc') windows.reverse();
+    const build: Build = (window) =>
+      buildTicksUrl(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
+    return windows.map((window) =>
+      seriesPlan(
+        { kind: 'ticks', command: 'ticks', symbol, trend: params.trend ?? false },
+        window,
+        { order, resolution: 'second', filterEnd: true, ...limitOf(params.maxrecords) },
+        build,
+        ctx,
+      ),
+    );
+  });
+}
+
+export type MinutesVariant = 'minutes' | 'nearby' | 'form-t';
+
+/**
+ * Minutes requests per symbol, a range split into windows sized from the bars a day holds (issue 8),
+ * newest first under --order desc. With the user's --maxrecords the request goes as asked, unsplit.
+ */
+export function planMinutes(
+  symbols: readonly string[],
+  params: MinutesParams,
+  variant: MinutesVariant,
+  ctx: PlanContext,
+): PlannedRequest[] {
+  checkRange(params.start, params.end);
+  const builder =
+    variant === 'nearby'
+      ? buildNearbyMinutesUrl
+      : variant === 'form-t'
+        ? buildFormTMinutesUrl
+        : buildMinutesUrl;
+  const kind = variant === 'nearby' ? ('nearbyMinutes' as const) : ('minutes' as const);
+  const order = params.order ?? 'asc';
+  return symbols.flatMap((symbol) => {
+    const build: Build = (window) =>
+      builder(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
+    // nearby minutes take futures roots (ES), which the symbol rule would read as equities
+    const zone = variant === 'nearby' ? CENTRAL : marketZone(symbol);
+    const base = { kind, command: 'minutes', symbol, zone, trend: params.trend ?? false };
+    const series = { order, resolution: 'minute' as const, filterEnd: true, ...limitOf(params.maxrecords) };
+    if (params.maxrecords !== undefined) {
+      // As asked: maxrecords picks the first (or last) N of the range the service resolves (spec §1.6, §5).
+      const window = {
+        ...(params.start ? { start: params.start } : {}),
+        ...(params.end ? { end: params.end } : {}),
+      };
+      return [seriesPlan(base, window, series, build, ctx)];
+    }
+    const range = resolveDayRange(params.start, params.end, () => todayIn(zone, ctx.now));
+    const rowsPerDay = sessionMinutes(symbol, variant) / (params.interval ?? 1);
+    const windows = planWindows(range, ctx.windowMs ?? windowMs(rowsPerDay, ctx.maxRows));
+    if (order === 'desc') windows.reverse();
+    return windows.map((window) => seriesPlan(base, window, series, build, ctx));
+  });
+}
+
+/**
+ * EOD requests per symbol. A daily range with a start is split into windows sized from the trading days
+ * they hold; longer periods, and a range without a start, go as one window completed by continuations.
+ */
+export function planEod(symbols: readonly string[], params: EodParams, ctx: PlanContext): PlannedRequest[] {
+  checkRange(params.start, params.end);
+  const order = params.order ?? 'asc';
+  const daily = (params.period ?? 'daily') === 'daily';
+  // The service ignores maxrecords when a start is given (spec §1.6): then it limits nothing.
+  const userLimit = params.start ? undefined : params.maxrecords;
+  return symbols.flatMap((symbol) => {
+    const build: Build = (window) =>
+      buildEodUrl(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
+    const base = { kind: 'eod' as const, command: 'eod', symbol, trend: params.trend ?? false };
+    const series = { order, resolution: 'day' as const, filterEnd: daily, ...limitOf(userLimit) };
+    let windows: SeriesWindow[] = [
+      { ...(params.start ? { start: params.start } : {}), ...(params.end ? { end: params.end } : {}) },
+    ];
+    if (daily && params.start && userLimit === undefined) {
+      const end = params.end ?? new Date(todayIn(marketZone(symbol), ctx.now).getTime() + DAY_MS);
+      const split = planWindows(
+        { start: params.start, end },
+        ctx.windowMs ?? windowMs(eodRowsPerDay(params.period), ctx.maxRows),
+      );
+      // Without --end the last window stays open: the service decides where its data ends.
+      windows = split.map((w, i) => (i === split.length - 1 && !params.end ? { start: w.start } : w));
+      if (order === 'desc') windows.reverse();
+    }
+    return windows.map((window) => seriesPlan(base, window, series, build, ctx));
+  });
+}
+
+function limitOf(maxrecords: number | undefined): { userLimit?: number } {
+  return maxrecords === undefined ? {} : { userLimit: maxrecords };
+}
+
+function symbolLists(symbols: readonly string[], base: (list: string[]) => URL): string[][] {
+  const fixed = base([]).href.length;
+  return splitByLength(symbols, (s) => encodeQueryValue(s).length + 1, MAX_QUERY_BYTES - fixed);
+}
+
+/** Events: one request with all symbols, split only past the query budget (spec §2.6). */
+export function planEvents(
+  symbols: readonly string[],
+  params: EventsParams,
+  ctx: PlanContext,
+): PlannedRequest[] {
+  checkRange(params.start, params.end);
+  const build = (list: readonly string[]) => buildEventsUrl(ctx.config, list, params, ctx.extra);
+  return symbolLists(symbols, build).map((list) => ({
+    url: build(list),
+    kind: 'events' as const,
+    command: 'events',
+    symbol: list.join(','),
+    ...(params.start ? { start: label(params.start) } : {}),
+    ...(params.end ? { end: label(params.end) } : {}),
+    trend: false,
+  }));
+}
+
+/** Date ranges of the minute or EOD database for a symbol list (spec §2.7). */
+export function planDateRange(
+  database: 'minutes' | 'eod',
+  symbols: readonly string[],
+  ctx: PlanContext,
+): PlannedRequest[] {
+  const build = (list: readonly string[]) =>
+    database === 'minutes'
+      ? buildMinuteDateRangeUrl(ctx.config, list, ctx.extra)
+      : buildEodDateRangeUrl(ctx.config, list, ctx.extra);
+  return symbolLists(symbols, build).map((list) => ({
+    url: build(list),
+    kind: 'dateRange' as const,
+    command: 'daterange',
+    symbol: list.join(','),
+    trend: false,
+  }));
+}
+
+/** Futures options: one request per root, CSV or JSON (spec §2.8). */
+export function planFuturesOptions(
+  roots: readonly string[],
+  params: FuturesOptionsParams,
+  json: boolean,
+  ctx: PlanContext,
+): PlannedRequest[] {
+  const build = json ? buildFuturesOptionsJsonUrl : buildFuturesOptionsUrl;
+  return roots.map((root) => ({
+    url: build(ctx.config, root, params, ctx.extra),
+    kind: json ? ('opaque' as const) : ('futuresOptions' as const),
+    command: 'futopts',
+    symbol: root,
+    ...(params.date ? { start: label(params.date), end: label(params.date) } : {}),
+    trend: false,
+    jsonBody: json,
+  }));
+}

@@ -1,0 +1,68 @@
+import { access } from 'node:fs/promises';
+import { MdgetError, usageError } from '../model/errors.js';
+
+/** The placeholders an output path may hold (cli.md -o). */
+export const TEMPLATE_KEYS = ['symbol', 'date', 'start', 'end', 'command', 'ext'] as const;
+export type TemplateVars = Partial<Record<(typeof TEMPLATE_KEYS)[number], string>>;
+
+/** True when the path is a template: one file per symbol or chunk. */
+export const isTemplate = (output: string): boolean => /\{(symbol|date|start|end|command|ext)\}/.test(output);
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+const KNOWN = new Set<string>(TEMPLATE_KEYS);
+
+/**
+ * Throws MDGET_USAGE for an output path no request should be sent for (issue 10): empty, naming a
+ * directory (a trailing slash), or holding a placeholder mdget does not know (a typo such as `{sym}` would
+ * otherwise merge every symbol into one file).
+ */
+export function checkOutputPath(output: string): void {
+  if (output === '')
+    throw usageError("-o '': give a file name, a template such as 'data/{symbol}.csv', or - for stdout");
+  if (output !== '-' && /[/\\]$/.test(output)) {
+    throw usageError(`-o ${output}: names a directory; give a file name such as ${output}data.csv`);
+  }
+  for (const [, key] of output.matchAll(PLACEHOLDER)) {
+    if (!KNOWN.has(key ?? '')) {
+      throw usageError(`-o ${output}: unknown placeholder {${key}}; use {${TEMPLATE_KEYS.join('}, {')}}`);
+    }
+  }
+}
+
+/** The placeholders a template uses. */
+export const placeholdersOf = (template: string): (keyof TemplateVars)[] => [
+  ...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1] as keyof TemplateVars)),
+];
+
+/** A value made safe as a file-name part: path separators, control and shell-hostile characters become `_`. */
+export function sanitizeFilePart(value: string): string {
+  const cleaned = value.replace(/[/\\:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
+  return cleaned === '' ? '_' : cleaned;
+}
+
+/** The file name of one request: placeholders replaced by sanitized values (pure). */
+export function expandTemplate(template: string, vars: TemplateVars): string {
+  return template.replace(/\{(symbol|date|start|end|command|ext)\}/g, (_, key: keyof TemplateVars) =>
+    sanitizeFilePart(vars[key] ?? ''),
+  );
+}
+
+/** Refuses an existing target unless --force (exit 6 before any request); `hint` says what to do. */
+export async function checkClobber(
+  target: string,
+  force: boolean,
+  hint = 'pass --force to overwrite or --skip-existing to keep it',
+): Promise<void> {
+  if (target === '-' || force) return;
+  if (await exists(target)) throw new MdgetError('MDGET_IO', `${target} exists: ${hint}`);
+}
+
+/** True when a file or directory is at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

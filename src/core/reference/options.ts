@@ -1,0 +1,107 @@
+import type { OpenDeps } from '../http/open-body.js';
+import { usageError } from '../model/errors.js';
+import { checkOutputPath } from '../plan/templates.js';
+import type { ProgressEvent } from '../run/run-types.js';
+import type { Exchange } from './exchanges.js';
+import type { ExchangesFormat } from './exchanges-format.js';
+import type { ProfileTable } from './profile-tables.js';
+import type { SqliteCounts } from './sqlite-writer.js';
+import type { TableStreamFormat } from './table-writers.js';
+
+/** Output formats of `exchanges`: the typed list rendered, or `xml`, the service's (decoded) bytes unchanged. */
+export type ExchangesOutputFormat = ExchangesFormat | 'xml';
+
+/** Output formats of `instruments`: the profile tables as a stream, or a SQLite database file. */
+export type InstrumentsFormat = TableStreamFormat | 'sqlite';
+
+/** Where a reference command writes: `-` = stdout, else a file written atomically; `force` overwrites. */
+export interface OutputOptions {
+  output: string;
+  force: boolean;
+}
+
+/** Options of `runExchanges`: `find` keeps exchanges whose id or description contains it (any case). */
+export interface ExchangesOptions extends OutputOptions {
+  format: ExchangesOutputFormat;
+  find?: string;
+}
+
+/** How profile tables are written: `table` picks the one table `csv` writes (default `instruments`). */
+export interface TablesOptions extends OutputOptions {
+  format: InstrumentsFormat;
+  table?: ProfileTable;
+}
+
+/** Options of `runInstruments`: the exchange by id or description (it must designate exactly one). */
+export interface InstrumentsOptions extends TablesOptions {
+  exchange: string;
+}
+
+/** Options of `runCapture`: a capture file's path, or a stream of one (spooled to a temporary file). */
+export interface CaptureRunOptions extends TablesOptions {
+  capture: string | NodeJS.ReadableStream;
+}
+
+/** What writing needs: stdout for `-`, the run's abort signal, and a listener for notes and warnings. */
+export interface OutputDeps {
+  stdout: NodeJS.WritableStream;
+  signal?: AbortSignal;
+  /** Notes for stderr: nothing matched, zero instruments, repeated marketIds (last wins). */
+  onNote?: (message: string) => void;
+}
+
+/** What fetching needs: the HTTP plumbing plus optional listeners (requests, progress, notes). */
+export interface ReferenceDeps extends OpenDeps {
+  onNote?: (message: string) => void;
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+/** Deps of the commands that fetch and write. */
+export interface ReferenceRunDeps extends ReferenceDeps, OutputDeps {}
+
+/** The exchanges list as fetched: typed elements, and the decoded body for `--format xml`. */
+export interface FetchedExchanges {
+  exchanges: Exchange[];
+  xml: Buffer;
+}
+
+/** The outcome of a reference command: rows written (instruments or exchanges) and where. */
+export interface ReferenceResult {
+  written: number;
+  output: string;
+  /** The reader of stdout went away: the run stopped quietly (exit 0). */
+  stdoutClosed: boolean;
+  /** Row counts per table, for `--format sqlite`. */
+  sqlite?: SqliteCounts;
+}
+
+/** The outcome of `runInstruments`: also the exchange the argument designated. */
+export interface InstrumentsResult extends ReferenceResult {
+  exchange: Exchange;
+}
+
+/**
+ * Throws MDGET_USAGE for option sets no writer can honour: an empty `-o` or one ending in `/` (as for a
+ * download, so --dry-run refuses it too), sqlite to stdout, `table` outside csv.
+ */
+export function checkTablesOptions(options: TablesOptions): void {
+  checkOutputPath(options.output);
+  if (options.format === 'sqlite' && options.output === '-') {
+    throw usageError('--format sqlite needs -o <file>: a database cannot be written to stdout');
+  }
+  if (options.table !== undefined && options.format !== 'csv') {
+    throw usageError(
+      `--table applies to --format csv only (${options.format} carries every table); drop it or use --format csv`,
+    );
+  }
+}
+
+/** Throws MDGET_USAGE for a malformed `-o`, or `find` with `xml`, whose bytes go out unchanged and unfiltered. */
+export function checkExchangesOptions(options: ExchangesOptions): void {
+  checkOutputPath(options.output);
+  if (options.find !== undefined && options.format === 'xml') {
+    throw usageError(
+      '--find cannot filter --format xml (the service bytes pass through): use csv, json or ndjson',
+    );
+  }
+}

@@ -1,0 +1,368 @@
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { type BodySource, openBody } from '../http/open-body.js';
+import { toMdgetError } from '../http/to-mdget-error.js';
+import { MdgetError } from '../model/errors.js';
+import { outputColumns } from '../model/record-shapes.js';
+import { redactUrl } from '../model/redact.js';
+import { forwardTo } from '../pipeline/forward-to.js';
+import { closingBytes, newOutputState, type OutputState } from '../pipeline/output-state.js';
+import { ResponseTransform } from '../pipeline/response-transform.js';
+import { pickColumns } from '../pipeline/row-rewrite.js';
+import { type Continuation, describePlan, endpointOf, type PlannedRequest } from '../plan/planned-request.js';
+import { continuationWindow } from '../plan/series.js';
+import { type Sink, writeTo } from '../sink/atomic-file.js';
+import { gzipped, gzipSink } from '../sink/gzip-sink.js';
+import { openSink } from '../sink/open-sink.js';
+import { markProvisional } from '../sink/provisional.js';
+import { marketZone } from '../time/dates.js';
+import type { CutTracker } from './cut-tracker.js';
+import type { BatchOptions, PlanEvent, RequestResult, RunDeps } from './run-types.js';
+import { Spools } from './spools.js';
+import { copyGzipPrefix } from './update.js';
+
+/** The requests that write one output (a file, or `-`), in the order their bytes go out. */
+export interface OutputGroup {
+  target: string;
+  items: OutputItem[];
+  /** --update: bytes of the existing file kept before the new rows (update.ts). */
+  keepBytes?: number;
+  /** The target is a device, FIFO or the like: written directly (writers/targets.ts). */
+  special?: boolean;
+}
+
+/** Whether an output's csv has a `contract` column: any of its symbols can carry one (nearby, `ROOT*n`). */
+export const hasContractColumn = (group: OutputGroup): boolean =>
+  group.items.some((i) => i.plan.kind === 'nearbyMinutes' || i.plan.symbol.includes('*'));
+
+export interface OutputItem {
+  plan: PlannedRequest;
+  result: RequestResult;
+}
+
+/** What the outputs of one run share: the cap memory, ids for progress, whether stdout went away. */
+export interface RunState {
+  cuts: CutTracker;
+  nextId: number;
+  stdoutClosed: boolean;
+  /** Commits of file outputs still running: each resolves to its failure, if any. */
+  commits: Promise<MdgetError | undefined>[];
+  inFlight: Set<Promise<MdgetError | undefined>>;
+  /** The plan's size, as told to onPlan. */
+  plan: PlanEvent;
+}
+
+/**
+ * Runs one output. A body cut short (MDGET_NETWORK) after the first bytes cannot be resumed in place, so a
+ * file output starts over into a fresh temporary file, up to the retry count; stdout cannot take bytes back.
+ */
+export async function runOutput(
+  group: OutputGroup,
+  options: BatchOptions,
+  deps: RunDeps,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  const planned = group.items.length;
+  for (let attempt = 1; ; attempt++) {
+    const failure = await runOutputOnce(group, options, deps, run);
+    const again =
+      failure?.code === 'MDGET_NETWORK' &&
+      group.target !== '-' &&
+      attempt <= deps.retry.retries &&
+      !deps.signal?.aborted;
+    if (!again) return failure;
+    deps.onRetry?.({
+      url: group.target,
+      attempt,
+      delayMs: 0,
+      reason: `starting ${group.target} over: ${failure.message}`,
+    });
+    group.items.splice(planned); // continuations are found again
+    for (const { result } of group.items)
+      Object.assign(result, { status: 'not-run', rows: 0, bytes: 0, error: undefined });
+  }
+}
+
+async function runOutputOnce(
+  group: OutputGroup,
+  options: BatchOptions,
+  deps: RunDeps,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  const gzip = gzipped(group.target, options.gzip);
+  let sink: Sink;
+  try {
+    sink = await openSink(group.target, {
+      stdout: deps.stdout,
+      special: group.special ?? false,
+      fsync: options.fsync ?? true,
+      // a gzip file cannot be cut in place: its kept rows are recompressed below
+      ...(group.keepBytes === undefined || gzip ? {} : { keepBytes: group.keepBytes }),
+    });
+  } catch (error) {
+    return toMdgetError(error);
+  }
+  if (gzip) {
+    sink = gzipSink(sink);
+    try {
+      if (group.keepBytes) await copyGzipPrefix(group.target, group.keepBytes, sink.stream);
+    } catch (error) {
+      await sink.abort();
+      return toMdgetError(
+        new MdgetError('MDGET_IO', `--update cannot read ${group.target}: ${(error as Error).message}`),
+      );
+    }
+  }
+  const first = group.items[0]!.plan;
+  const output = newOutputState(
+    options.format,
+    options.header,
+    outputColumns(first.kind, { trend: first.trend, contract: hasContractColumn(group) }),
+  );
+  const columns = output.columns;
+  if (options.columns && columns) output.pick = pickColumns(options.columns, columns);
+  // The kept bytes of an --update start with the header.
+  if (group.keepBytes) output.headerWritten = true;
+  // beside the output; a device's directory (/dev) is no place for them, nor is stdout's
+  const spoolDir =
+    options.tempDir ?? (group.target === '-' || group.special ? tmpdir() : dirname(group.target));
+  const spools = new Spools<OutputItem>(
+    spoolDir,
+    Math.min(options.concurrency, 16) - 1,
+    (item, signal) => openBody(item.plan.url, { ...deps, signal }),
+    (item, bytes, source) => progress(deps, run, item, group.target, source, bytes, 0, false),
+    deps.signal,
+  );
+  try {
+    return await writeOutput(group, sink, output, spools, options, deps, run);
+  } finally {
+    await spools.dispose();
+  }
+}
+
+const ids = new WeakMap<OutputItem, number>();
+function idOf(item: OutputItem, run: RunState): number {
+  let id = ids.get(item);
+  if (id === undefined) {
+    id = run.nextId++;
+    ids.set(item, id);
+  }
+  return id;
+}
+
+async function writeOutput(
+  group: OutputGroup,
+  sink: Sink,
+  output: OutputState,
+  spools: Spools<OutputItem>,
+  options: BatchOptions,
+  deps: RunDeps,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  const { items } = group;
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
+    const { plan, result } = item;
+    const started = Date.now();
+    try {
+      const body = spools.bodyFor(items, index) ?? (() => openBody(plan.url, deps));
+      const transform = await fetchInto(item, body, sink, output, options, deps, run);
+      await spools.done(item);
+      result.rows = transform.rows;
+      result.status = transform.empty ? 'empty' : 'ok';
+      if (transform.empty && !plan.continuation) deps.onNote?.(`no records for ${describePlan(plan)}`);
+      learnFromProbe(plan, transform, run.cuts);
+      if (transform.verdict !== 'complete' && transform.heldKey !== undefined && plan.series) {
+        items.splice(
+          index + 1,
+          0,
+          continuationOf(item, transform.verdict, transform.heldKey, transform.receivedRows),
+        );
+      }
+    } catch (error) {
+      result.durationMs = Date.now() - started;
+      if (sink.closed) {
+        run.stdoutClosed = true;
+        result.status = 'ok';
+        await sink.abort();
+        return undefined;
+      }
+      await sink.abort(); // first: classifying may rethrow an unexpected error (a bug, exit 1)
+      const failure = toMdgetError(error, plan.url, deps.secrets);
+      result.status = 'failed';
+      result.error = { code: failure.code, message: failure.message };
+      return failure;
+    }
+    result.durationMs = Date.now() - started;
+  }
+  try {
+    const closing = closingBytes(output);
+    if (closing) await writeTo(sink.stream, closing);
+  } catch (error) {
+    return dropSink(error, sink, run);
+  }
+  const provisional = items.some((i) => i.plan.series?.provisional);
+  const commit = finalize(group.special ? '-' : group.target, sink, provisional, run);
+  if (group.target === '-') return commit;
+  // A file's fsync and rename overlap the next output's download; the batch awaits them all (issue 9). At
+  // most COMMITS_IN_FLIGHT wait, each holding its file open.
+  const tracked = commit.then((failure) => failure && failCommitted(group, failure));
+  run.commits.push(tracked);
+  run.inFlight.add(tracked);
+  void tracked.finally(() => run.inFlight.delete(tracked));
+  while (run.inFlight.size >= COMMITS_IN_FLIGHT) await Promise.race(run.inFlight);
+  return undefined;
+}
+
+const COMMITS_IN_FLIGHT = 16;
+
+/** Makes an output final: sync, close, rename; the provisional marker follows. */
+async function finalize(
+  target: string,
+  sink: Sink,
+  provisional: boolean,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  try {
+    await sink.commit();
+    if (target !== '-') await markProvisional(target, provisional);
+    return undefined;
+  } catch (error) {
+    return dropSink(error, sink, run);
+  }
+}
+
+/** After a failed write or commit: a closed stdout ends the run quietly; anything else drops the sink. */
+async function dropSink(error: unknown, sink: Sink, run: RunState): Promise<MdgetError | undefined> {
+  if (sink.closed) {
+    run.stdoutClosed = true;
+    return undefined;
+  }
+  await sink.abort();
+  return toMdgetError(error);
+}
+
+/** An output whose commit failed: its requests are failed in the report, and the failure returned. */
+function failCommitted(group: OutputGroup, failure: MdgetError): MdgetError {
+  for (const { result } of group.items) {
+    result.status = 'failed';
+    result.error = { code: failure.code, message: failure.message };
+  }
+  return failure;
+}
+
+/** A probe came back: rows past the key it started from mean the response it continued was cut. */
+function learnFromProbe(plan: PlannedRequest, transform: ResponseTransform, cuts: CutTracker): void {
+  const continuation = plan.continuation;
+  if (continuation?.reason !== 'probe') return;
+  const wentOn = transform.lastKey !== undefined && transform.lastKey !== continuation.from;
+  cuts.learn(endpointOf(plan), continuation.previousRows, wentOn);
+}
+
+function continuationOf(
+  item: OutputItem,
+  reason: Continuation['reason'],
+  from: string,
+  previousRows: number,
+): OutputItem {
+  const series = item.plan.series!;
+  const window = continuationWindow(series, from);
+  const url = series.rebuild(window);
+  const plan: PlannedRequest = {
+    ...item.plan,
+    url,
+    series: { ...series, window },
+    continuation: { reason, from, previousRows },
+  };
+  return {
+    plan,
+    result: {
+      ...item.result,
+      url: redactUrl(url),
+      status: 'not-run',
+      rows: 0,
+      bytes: 0,
+      durationMs: 0,
+      continuation: { reason, from },
+    },
+  };
+}
+
+/** Tells the progress listener about one request (core reports; the CLI draws). */
+function progress(
+  deps: RunDeps,
+  run: RunState,
+  item: OutputItem,
+  output: string,
+  source: BodySource,
+  bytes: number,
+  rows: number,
+  done: boolean,
+  status?: 'ok' | 'empty' | 'failed',
+): void {
+  deps.onProgress?.({
+    id: idOf(item, run),
+    label: describePlan(item.plan),
+    output,
+    bytes,
+    wireBytes: source.wire(),
+    ...(source.wireTotal === undefined ? {} : { wireTotal: source.wireTotal }),
+    rows,
+    done,
+    ...(status ? { status } : {}),
+  });
+}
+
+async function fetchInto(
+  item: OutputItem,
+  body: () => Promise<BodySource>,
+  sink: Sink,
+  output: OutputState,
+  options: BatchOptions,
+  deps: RunDeps,
+  run: RunState,
+): Promise<ResponseTransform> {
+  const { plan, result } = item;
+  const source = await body();
+  const endpoint = endpointOf(plan);
+  let transform: ResponseTransform | undefined;
+  transform = new ResponseTransform({
+    kind: plan.kind,
+    state: output,
+    url: plan.url,
+    symbol: plan.symbol,
+    trend: plan.trend,
+    jsonBody: plan.jsonBody ?? false,
+    secrets: deps.secrets ?? [],
+    onBytes: (bytes) => {
+      result.bytes = bytes;
+      progress(deps, run, item, result.output, source, bytes, transform?.rows ?? 0, false);
+    },
+    ...(plan.series ? { series: plan.series } : {}),
+    ...(options.timeZone
+      ? {
+          timeZone: {
+            target: options.timeZone,
+            source: options.sourceTimeZone ?? plan.zone ?? marketZone(plan.symbol),
+            order: plan.series?.order ?? 'asc',
+          },
+        }
+      : {}),
+    ...(plan.series && plan.series.userLimit === undefined
+      ? { verdict: (rows: number) => run.cuts.verdict(endpoint, rows) }
+      : {}),
+  });
+  let ok = false;
+  try {
+    await pipeline(
+      [...source.stages, transform, forwardTo(sink.stream)],
+      deps.signal ? { signal: deps.signal } : {},
+    );
+    ok = true;
+  } finally {
+    const status = !ok ? 'failed' : transform.empty ? 'empty' : 'ok';
+    progress(deps, run, item, result.output, source, transform.bytesIn, transform.rows, true, status);
+  }
+  return transform;
+}
