@@ -33,7 +33,7 @@ export async function withRunDeps<T>(
   const note = (message: string) => {
     if (!quiet) display.log(io.color.dim(`mdget: ${printable(redactText(message, ctx.secrets))}`));
   };
-  const { createDispatcher } = await import('../core/http/open-response.js');
+  const { createDispatcher } = await import('../core/http/agent.js');
   const { RateLimiter } = await import('../core/http/rate-limit.js');
   const dispatcher = createDispatcher({
     timeoutMs: (flags.timeout as number | undefined) ?? 60_000,

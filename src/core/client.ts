@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { createDispatcher } from './http/open-response.js';
+import { createDispatcher } from './http/agent.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { DEFAULT_RETRY } from './http/retry.js';
 import { type Config, type Requirement, requireConfig } from './model/config.js';

@@ -44,6 +44,11 @@ export interface Emulator {
   env: Record<string, string>;
   /** Every request received, in order. */
   requests: RecordedRequest[];
+  /** Requests being served now (from arrival to the end of the response), and the most at once so far. */
+  readonly inFlight: number;
+  readonly peakInFlight: number;
+  /** Starts counting the peak afresh. */
+  resetPeak(): void;
   /** Live options: tests may change them (e.g. `faults`) between requests. */
   options: EmulatorOptions;
   /** Stops listening and closes every connection. */
@@ -217,6 +222,8 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
   const rateWindow = new SlidingWindow();
   const connections = new WeakMap<Socket, number>();
   let connectionCount = 0;
+  let inFlight = 0;
+  let peakInFlight = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
@@ -292,6 +299,11 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
   }
 
   const server = createServer((req, res) => {
+    inFlight += 1;
+    peakInFlight = Math.max(peakInFlight, inFlight);
+    res.once('close', () => {
+      inFlight -= 1;
+    });
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
@@ -336,6 +348,15 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
     },
     requests,
     options,
+    get inFlight() {
+      return inFlight;
+    },
+    get peakInFlight() {
+      return peakInFlight;
+    },
+    resetPeak: () => {
+      peakInFlight = inFlight;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../src/core/http/open-response.js';
+import { createDispatcher } from '../../src/core/http/agent.js';
 import { DEFAULT_RETRY } from '../../src/core/http/retry.js';
 import type { Config } from '../../src/core/model/config.js';
 import { isMdgetError, type MdgetError } from '../../src/core/model/errors.js';

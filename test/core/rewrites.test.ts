@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../src/core/http/open-response.js';
+import { createDispatcher } from '../../src/core/http/agent.js';
 import { DEFAULT_RETRY } from '../../src/core/http/retry.js';
 import type { PlannedRequest } from '../../src/core/plan/planned-request.js';
 import { planMinutes, planTicks } from '../../src/core/plan/requests.js';

@@ -122,7 +122,10 @@ describe('emulator options', () => {
         extras: `${emu.url}/extras`,
         instruments: `${emu.url}/instruments`,
       });
-      expect(emu.env).toEqual({
+      // the suite's debug switch is the helper's (withEmulator), not the emulator's
+      const { MDGET_DEBUG_POISON, ...env } = emu.env;
+      expect(MDGET_DEBUG_POISON).toBe('1');
+      expect(env).toEqual({
         MDGET_USERNAME: 'u',
         MDGET_PASSWORD: 'p',
         MDGET_HISTORICAL_URL: emu.urls.historical,

@@ -68,9 +68,7 @@ describe('architecture (STYLE §2-3)', () => {
   it('the library never exits, prints, reads the environment or imports the CLI or the emulator', () => {
     for (const file of files(join(root, 'src/core'))) {
       const text = readFileSync(file, 'utf8');
-      expect(text, file).not.toMatch(
-        /process\.exit|process\.env|console\.|from '(\.\.\/)+(cli|emulator)\//,
-      );
+      expect(text, file).not.toMatch(/process\.exit|process\.env|console\.|from '(\.\.\/)+(cli|emulator)\//);
     }
   });
 

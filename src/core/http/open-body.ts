@@ -1,8 +1,8 @@
 import type { Readable, Transform } from 'node:stream';
 import { redactUrl } from '../model/redact.js';
 import { decoderFor, wireTotal } from './decode.js';
+import type { Opener } from './exchange.js';
 import { announcesHtml, type BodyKind, htmlPageError } from './html-page.js';
-import { type HttpDeps, openResponse } from './open-response.js';
 
 /** A response body ready to read: its (decoded) stages and the progress total. */
 export interface BodySource {
@@ -12,21 +12,28 @@ export interface BodySource {
   wireTotal?: number;
 }
 
-/** What opening needs: the HTTP plumbing, and a listener told of each request (--verbose). */
-export interface OpenDeps extends HttpDeps {
+/** What opening needs: the run's scheduler, the secrets to redact, a listener told of each request. */
+export interface OpenDeps {
+  opener: Opener;
+  secrets?: readonly (string | undefined)[];
   /** Told of each request before it is sent; the URL is redacted. */
   onRequest?: (url: string) => void;
 }
 
 /**
- * The first steps of every response, data or reference (issue 11): open (status, retries: http.ts), check
- * what the headers can tell (an HTML page announced where `kind` was expected), and decode (gzip, deflate).
- * The body's own checks follow in the stage that reads it: ResponseTransform for data, refuseHtmlStart
+ * The first steps of every response, data or reference: open (status, retries: the scheduler), check what
+ * the headers can tell (an HTML page announced where `kind` was expected), and decode (gzip, deflate). The
+ * body's own checks follow in the stage that reads it: the response transform for data, refuseHtmlStart
  * and the parsers for reference bodies.
  */
-export async function openBody(url: URL, deps: OpenDeps, kind: BodyKind = 'csv'): Promise<BodySource> {
+export async function openBody(
+  url: URL,
+  deps: OpenDeps,
+  kind: BodyKind = 'csv',
+  options: { priority?: 'next' | 'ahead'; signal?: AbortSignal } = {},
+): Promise<BodySource> {
   deps.onRequest?.(redactUrl(url));
-  const response = await openResponse(url, deps);
+  const response = await deps.opener.open(url, options);
   if (announcesHtml(kind, response.headers)) {
     // undici reports its own destroy() as an 'error': nobody is reading, so drop it.
     response.body.on('error', () => {}).destroy();

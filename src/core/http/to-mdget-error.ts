@@ -1,6 +1,6 @@
 import { interruptedError, isMdgetError, MdgetError } from '../model/errors.js';
 import { redactText, redactUrl } from '../model/redact.js';
-import { errorCode, isAbort, networkError } from './open-response.js';
+import { errorCode, isAbort, networkError } from './network-errors.js';
 
 /**
  * Any failure of a request or its body as an MdgetError (issue 11: one error mapping): an MdgetError as it

@@ -1,10 +1,11 @@
-import { type BodySource, openBody } from '../http/open-body.js';
+import { type BodySource, type OpenDeps, openBody } from '../http/open-body.js';
 import { guarded, type ReadBody, readBody } from '../http/read-body.js';
 import { type Config, requireConfig } from '../model/config.js';
 import { isMdgetError, MdgetError } from '../model/errors.js';
 import { redactText } from '../model/redact.js';
 import { buildExchangesUrl, buildInstrumentsUrl } from '../plan/urls.js';
 import type { ProgressEvent } from '../run/run-types.js';
+import { RequestScheduler } from '../run/scheduler.js';
 import { type Exchange, parseExchangesXml } from './exchanges.js';
 import { type InstrumentEntry, parseInstrumentArray } from './instrument-stream.js';
 import type { FetchedExchanges, ReferenceDeps } from './options.js';
@@ -16,7 +17,7 @@ import type { FetchedExchanges, ReferenceDeps } from './options.js';
 export async function fetchExchanges(config: Config, deps: ReferenceDeps): Promise<FetchedExchanges> {
   requireConfig(config, ['extras']);
   const url = buildExchangesUrl(config);
-  const body = readBody(await openBody(url, deps, 'xml'), 'xml', url, deps.secrets);
+  const body = readBody(await openBody(url, openerOf(deps), 'xml'), 'xml', url, deps.secrets);
   // The list is a few KiB of attributes: held whole, it is parsed once and its prolog's encoding honoured.
   const chunks: Buffer[] = [];
   try {
@@ -49,7 +50,7 @@ export async function downloadInstruments(
   const url = buildInstrumentsUrl(config, exchange.id);
   let source: BodySource;
   try {
-    source = await openBody(url, deps, 'json');
+    source = await openBody(url, openerOf(deps), 'json');
   } catch (error) {
     if (isMdgetError(error) && error.code === 'MDGET_SERVICE') throw refusal(error, exchange, deps.secrets);
     throw error;
@@ -62,6 +63,15 @@ export async function downloadInstruments(
       body.stream.destroy();
       progress?.done();
     },
+  };
+}
+
+/** A reference body is one request: a scheduler of one slot paces and retries it as it does downloads. */
+function openerOf(deps: ReferenceDeps): OpenDeps {
+  return {
+    opener: new RequestScheduler({ ...deps, concurrency: 1 }),
+    ...(deps.secrets ? { secrets: deps.secrets } : {}),
+    ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
   };
 }
 

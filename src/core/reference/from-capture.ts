@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { errorCode, isAbort } from '../http/open-response.js';
+import { errorCode, isAbort } from '../http/network-errors.js';
 import { interruptedError, isMdgetError, MdgetError, usageError } from '../model/errors.js';
 import { readCapture } from './capture.js';
 import type { InstrumentEntry } from './instrument-stream.js';

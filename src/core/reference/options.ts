@@ -1,7 +1,7 @@
-import type { OpenDeps } from '../http/open-body.js';
 import { usageError } from '../model/errors.js';
 import { checkOutputPath } from '../plan/templates.js';
 import type { ProgressEvent } from '../run/run-types.js';
+import type { Transport } from '../run/scheduler.js';
 import type { Exchange } from './exchanges.js';
 import type { ExchangesFormat } from './exchanges-format.js';
 import type { ProfileTable } from './profile-tables.js';
@@ -50,8 +50,10 @@ export interface OutputDeps {
   onNote?: (message: string) => void;
 }
 
-/** What fetching needs: the HTTP plumbing plus optional listeners (requests, progress, notes). */
-export interface ReferenceDeps extends OpenDeps {
+/** What fetching needs: the transport plus optional listeners (requests, progress, notes). */
+export interface ReferenceDeps extends Transport {
+  /** Told of each request before it is sent; the URL is redacted. */
+  onRequest?: (url: string) => void;
   onNote?: (message: string) => void;
   onProgress?: (event: ProgressEvent) => void;
 }

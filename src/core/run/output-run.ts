@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type BodySource, openBody } from '../http/open-body.js';
+import { type BodySource, type OpenDeps, openBody } from '../http/open-body.js';
 import { toMdgetError } from '../http/to-mdget-error.js';
 import { MdgetError } from '../model/errors.js';
 import { outputColumns } from '../model/record-shapes.js';
@@ -19,6 +19,7 @@ import { markProvisional } from '../sink/provisional.js';
 import { marketZone } from '../time/dates.js';
 import type { CutTracker } from './cut-tracker.js';
 import type { BatchOptions, PlanEvent, RequestResult, RunDeps } from './run-types.js';
+import type { RequestScheduler } from './scheduler.js';
 import { Spools } from './spools.js';
 import { copyGzipPrefix } from './update.js';
 
@@ -51,7 +52,16 @@ export interface RunState {
   inFlight: Set<Promise<MdgetError | undefined>>;
   /** The plan's size, as told to onPlan. */
   plan: PlanEvent;
+  /** Every request of the run goes through it: --concurrency, --rate, retries. */
+  scheduler: RequestScheduler;
 }
+
+/** What opening a body of the run needs: its scheduler, secrets and request listener. */
+const openDeps = (deps: RunDeps, run: RunState): OpenDeps => ({
+  opener: run.scheduler,
+  ...(deps.secrets ? { secrets: deps.secrets } : {}),
+  ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
+});
 
 /**
  * Runs one output. A body cut short (MDGET_NETWORK) after the first bytes cannot be resumed in place, so a
@@ -72,7 +82,7 @@ export async function runOutput(
       attempt <= deps.retry.retries &&
       !deps.signal?.aborted;
     if (!again) return failure;
-    deps.onRetry?.({
+    run.scheduler.retried({
       url: group.target,
       attempt,
       delayMs: 0,
@@ -130,7 +140,7 @@ async function runOutputOnce(
   const spools = new Spools<OutputItem>(
     spoolDir,
     Math.min(options.concurrency, 16) - 1,
-    (item, signal) => openBody(item.plan.url, { ...deps, signal }),
+    (item, signal) => openBody(item.plan.url, openDeps(deps, run), 'csv', { priority: 'ahead', signal }),
     (item, bytes, source) => progress(deps, run, item, group.target, source, bytes, 0, false),
     deps.signal,
   );
@@ -166,7 +176,10 @@ async function writeOutput(
     const { plan, result } = item;
     const started = Date.now();
     try {
-      const body = spools.bodyFor(items, index) ?? (() => openBody(plan.url, deps));
+      // this request asks for its slot before the read-aheads after it: the scheduler serves them in turn
+      const body = spools.bodyOf(item) ?? openBody(plan.url, openDeps(deps, run));
+      body.catch(() => {}); // awaited by fetchInto; read-ahead may end the run first
+      spools.readAhead(items, index);
       const transform = await fetchInto(item, body, sink, output, options, deps, run);
       await spools.done(item);
       result.rows = transform.rows;
@@ -316,7 +329,7 @@ function progress(
 
 async function fetchInto(
   item: OutputItem,
-  body: () => Promise<BodySource>,
+  body: Promise<BodySource>,
   sink: Sink,
   output: OutputState,
   options: BatchOptions,
@@ -324,7 +337,7 @@ async function fetchInto(
   run: RunState,
 ): Promise<ResponseTransform> {
   const { plan, result } = item;
-  const source = await body();
+  const source = await body;
   const endpoint = endpointOf(plan);
   let transform: ResponseTransform | undefined;
   transform = new ResponseTransform({

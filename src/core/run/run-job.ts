@@ -15,6 +15,7 @@ import {
   runOutput,
 } from './output-run.js';
 import type { BatchOptions, BatchResult, RequestResult, RunDeps } from './run-types.js';
+import { RequestScheduler } from './scheduler.js';
 import { readResumePoint, resumeItems } from './update.js';
 
 /**
@@ -92,7 +93,16 @@ export async function runBatch(
     skipped: groups.length - pending.length,
   };
   deps.onPlan?.({ ...plan });
-  const run: RunState = { cuts, nextId: 0, stdoutClosed: false, commits: [], inFlight: new Set(), plan };
+  const scheduler = new RequestScheduler({ ...deps, concurrency: options.concurrency });
+  const run: RunState = {
+    cuts,
+    nextId: 0,
+    stdoutClosed: false,
+    commits: [],
+    inFlight: new Set(),
+    plan,
+    scheduler,
+  };
   const failures: MdgetError[] = [];
   const queue = [...pending];
   const worker = async () => {

@@ -1,6 +1,6 @@
-import type { HttpDeps } from '../http/open-response.js';
 import type { ErrorCode, MdgetError } from '../model/errors.js';
 import type { OutputFormat } from '../pipeline/output-state.js';
+import type { Transport } from './scheduler.js';
 
 /** How the outputs of a batch are written (cli.md common options). */
 export interface BatchOptions {
@@ -60,7 +60,7 @@ export interface PlanEvent {
 }
 
 /** What a run needs besides its plan and options: HTTP plumbing, stdout, and listeners (all optional). */
-export interface RunDeps extends HttpDeps {
+export interface RunDeps extends Transport {
   stdout: NodeJS.WritableStream;
   onProgress?: (event: ProgressEvent) => void;
   /** Told the plan's size before the first request and whenever it grows. */

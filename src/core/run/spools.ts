@@ -30,13 +30,19 @@ export class Spools<T> {
     setMaxListeners(0, this.signal);
   }
 
-  /** Starts the downloads after `index` and returns the spooled body of `items[index]`, if it has one. */
-  bodyFor(items: readonly T[], index: number): (() => Promise<BodySource>) | undefined {
+  /** The spooled body of `item`, if it was read ahead. */
+  bodyOf(item: T): Promise<BodySource> | undefined {
+    const spooled = this.pending.get(item);
+    return (
+      spooled &&
+      spooled.then((handle) => ({ stages: [handle.createReadStream({ start: 0 })], wire: () => 0 }))
+    );
+  }
+
+  /** Starts reading ahead the items after `index` (after the request of `items[index]` went out). */
+  readAhead(items: readonly T[], index: number): void {
     for (let next = index + 1; next <= index + this.ahead && next < items.length; next++)
       this.start(items[next]!);
-    const spooled = this.pending.get(items[index]!);
-    if (!spooled) return undefined;
-    return async () => ({ stages: [(await spooled).createReadStream({ start: 0 })], wire: () => 0 });
   }
 
   /** Frees the spool of an item that was written (its reader closed itself at the end of the bytes). */
@@ -63,30 +69,34 @@ export class Spools<T> {
     this.pending.set(item, spooled);
   }
 
-  /** Downloads one body into an unlinked file; resolves with a handle to read it from the start. */
+  /**
+   * Downloads one body into an unlinked file; resolves with a handle to read it from the start. The file
+   * is made once the response has come, so a read-ahead waiting for a request slot holds no descriptor.
+   */
   private async spool(item: T): Promise<FileHandle> {
+    const source = await this.open(item, this.signal);
     const path = join(this.dir, `.mdget-spool-${crypto.randomUUID().slice(0, 8)}`);
-    const writer = await open(path, 'wx', 0o600);
+    let writer: FileHandle | undefined;
     let reader: FileHandle | undefined;
     try {
+      writer = await open(path, 'wx', 0o600);
       reader = await open(path, 'r');
       // Unlinked while open (POSIX): the space is freed when both handles close, even on kill -9.
       await rm(path, { force: true }).catch(() => {});
-      const source = await this.open(item, this.signal);
       let bytes = 0;
       const count = new PassThrough();
       count.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
         this.onBytes(item, bytes, source);
       });
-      // The file writer gives the decoder's pooled chunks back once written (chunk-pool.ts); a FileHandle
-      // write stream would drop them, and at --concurrency 4 that churn of buffers took the peak from
-      // 123 to 215 MB (one output of four 350 MB gzip days).
+      // The file writer gives the decoder's pooled chunks back once written (chunk-pool.ts).
       await pipeline([...source.stages, count, coalescingWriter(writer.fd, path)], { signal: this.signal });
       await writer.close();
       return reader;
     } catch (error) {
-      await writer.close().catch(() => {});
+      // a body never read holds its request slot: let it go
+      source.stages[0]?.destroy();
+      await writer?.close().catch(() => {});
       await reader?.close().catch(() => {});
       await rm(path, { force: true }).catch(() => {});
       throw error;
