@@ -1,31 +1,31 @@
-// Public library API (issue 11): a client, its types and the error class, nothing else. Importing it has
-// no side effects (STYLE §3; test/unit/architecture.test.ts).
-export type {
-  Client,
-  ClientOptions,
-  DownloadOptions,
-  MarketRecord,
-  Query,
-} from './core/client.js';
+// The public library: a client, its option and record types, and the error class; nothing else. Importing
+// it has no side effects (test/unit/architecture.test.ts).
+export type { Client, ClientOptions, DownloadSettings, Query } from './core/client.js';
 export { createClient } from './core/client.js';
 export type { Config } from './core/model/config.js';
 export type { ErrorCode, MdgetErrorOptions } from './core/model/errors.js';
 export { isMdgetError, MdgetError } from './core/model/errors.js';
-export type { PlannedRequest } from './core/plan/planned-request.js';
-export type { MinutesVariant } from './core/plan/requests.js';
+export type { OutputFormat } from './core/model/formats.js';
 export type {
-  EodParams,
-  EventsParams,
+  DateInput,
+  DownloadName,
+  DownloadOptions,
   ExtraParams,
-  MinutesParams,
-  TicksParams,
-} from './core/plan/urls.js';
+  MinutesVariant,
+  OutputOptions,
+  Queries,
+  RunOptions,
+  SymbolsQuery,
+} from './core/model/options.js';
+export type { RecordOf, Records, RecordWith } from './core/model/records.js';
+export type { OutputRef, PlannedRequest } from './core/plan/planned-request.js';
 export type { Exchange } from './core/reference/exchanges.js';
-export type { InstrumentsResult } from './core/reference/instruments-command.js';
+export type { InstrumentsResult } from './core/reference/options.js';
 export type {
   BatchResult,
   PlanEvent,
   ProgressEvent,
   RequestResult,
   RequestStatus,
+  RunCounts,
 } from './core/run/run-types.js';

@@ -15,6 +15,11 @@ export interface RunContext {
   now: Date;
   /** Secrets learned while resolving configuration; main redacts them from any message. */
   secrets: string[];
+  /** What the run was: mdget's version and its arguments, for the report. */
+  version: string;
+  argv: readonly string[];
+  /** The exit status of a run that ends with `error` (none: 0), as main will map it. */
+  exitCodeOf(error: unknown): number;
 }
 
 /** The flags the run plumbing reads (run-deps.ts): network, progress and messages. */

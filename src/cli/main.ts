@@ -60,7 +60,22 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
     streams.stderr.write(`mdget: cannot write standard output: ${stdoutError.code ?? stdoutError.message}\n`);
     return exitCodeFor('MDGET_IO');
   };
-  const ctx: RunContext = { io: watched, signal: controller.signal, now: new Date(), secrets: [] };
+  const ctx: RunContext = {
+    io: watched,
+    signal: controller.signal,
+    now: new Date(),
+    secrets: [],
+    version: version(),
+    argv,
+    exitCodeOf: (error) =>
+      error === undefined
+        ? EXIT.ok
+        : controller.signal.aborted
+          ? exitCodeForSignal(stoppedBy)
+          : isMdgetError(error)
+            ? exitCodeFor(error.code)
+            : EXIT.internal,
+  };
   if (streams.env.MDGET_PASSWORD) ctx.secrets.push(streams.env.MDGET_PASSWORD);
   try {
     const status = await dispatch(argv, ctx);

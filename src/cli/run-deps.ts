@@ -1,4 +1,5 @@
-import { DEFAULT_RETRY } from '../core/http/retry.js';
+import { retryPolicy } from '../core/http/retry.js';
+import { DEFAULTS } from '../core/model/defaults.js';
 import { redactText } from '../core/model/redact.js';
 import type { RunDeps } from '../core/run/run-types.js';
 import { DescriptorWritable } from '../core/sink/descriptor-writable.js';
@@ -17,34 +18,29 @@ import { formatSummary, summaryOf, untoldFailures } from './summary.js';
 export async function withRunDeps<T>(
   flags: Flags,
   ctx: RunContext,
-  output: string,
+  toStdout: boolean,
   body: (deps: RunDeps) => Promise<T>,
 ): Promise<T> {
   const { io } = ctx;
   const quiet = Boolean(flags.quiet);
-  const retries = (flags.retries as number | undefined) ?? DEFAULT_RETRY.retries;
-  const mode = progressMode(
-    io,
-    flags.progress as boolean | undefined,
-    quiet,
-    output === '-' && io.stdoutIsTTY,
-  );
-  const display = await createProgress(io, mode, { retries, signal: ctx.signal });
+  const retry = retryPolicy(flags.retries as number | undefined);
+  const mode = progressMode(io, flags.progress as boolean | undefined, quiet, toStdout && io.stdoutIsTTY);
+  const display = await createProgress(io, mode, { retries: retry.retries, signal: ctx.signal });
   const note = (message: string) => {
     if (!quiet) display.log(io.color.dim(`mdget: ${printable(redactText(message, ctx.secrets))}`));
   };
   const { createDispatcher } = await import('../core/http/agent.js');
   const { RateLimiter } = await import('../core/http/rate-limit.js');
   const dispatcher = createDispatcher({
-    timeoutMs: (flags.timeout as number | undefined) ?? 60_000,
-    connections: Math.max(8, (flags.concurrency as number | undefined) ?? 0),
+    timeoutMs: (flags.timeout as number | undefined) ?? DEFAULTS.timeoutMs,
+    ...(flags.concurrency === undefined ? {} : { connections: flags.concurrency as number }),
   });
   let result: T;
   try {
     result = await body({
       dispatcher,
       signal: ctx.signal,
-      retry: { ...DEFAULT_RETRY, retries },
+      retry,
       limiter: new RateLimiter(flags.rate as number | undefined),
       secrets: ctx.secrets,
       stdout:

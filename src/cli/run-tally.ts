@@ -99,7 +99,7 @@ export class RunTally {
     this.finishedBytes += event.bytes;
     this.finishedRows += event.rows;
     this.finished[event.status ?? 'ok'] += 1;
-    if (event.status === 'failed') this.failedOutputs.add(event.output);
+    if (event.status === 'failed') this.failedOutputs.add(event.output ?? '-');
     this.sample(nowMs);
     return download;
   }

@@ -2,6 +2,9 @@ import type { BatchResult } from '../core/run/run-types.js';
 import { formatBytes, formatCount, formatDuration, plural } from './progress-lines.js';
 import type { RunTally } from './run-tally.js';
 
+/** How standard output is named in messages: the way it is given on the command line. */
+const STDOUT = '-';
+
 /** What a run did, for the one line printed at its end. */
 export interface RunSummary {
   /** File outputs written (each complete, renamed into place). */
@@ -31,7 +34,7 @@ export function summaryOf(result: unknown, tally: RunTally, nowMs: number): RunS
   };
   if (isBatchResult(result)) return { ...base, ...batchCounts(result) };
   if (isReferenceResult(result)) {
-    const toStdout = result.output === '-';
+    const toStdout = result.output === undefined;
     return { ...base, rows: result.written, files: toStdout ? 0 : 1, failed: 0, skipped: 0, toStdout };
   }
   return { ...base, files: 0, failed: tally.finished.failed, skipped: 0, toStdout: false };
@@ -43,9 +46,10 @@ function batchCounts(result: BatchResult): Omit<RunSummary, 'elapsedMs' | 'retri
   let rows = 0;
   let bytes = 0;
   for (const r of result.results) {
-    const statuses = byOutput.get(r.output) ?? new Set<string>();
+    const output = r.output ?? STDOUT;
+    const statuses = byOutput.get(output) ?? new Set<string>();
     statuses.add(r.status);
-    byOutput.set(r.output, statuses);
+    byOutput.set(output, statuses);
     if (r.status === 'ok' || r.status === 'empty') rows += r.rows;
     bytes += r.bytes;
   }
@@ -57,7 +61,7 @@ function batchCounts(result: BatchResult): Omit<RunSummary, 'elapsedMs' | 'retri
     if (statuses.has('failed')) failed += 1;
     else if ([...statuses].every((s) => s === 'skipped')) skipped += 1;
     else if (!statuses.has('not-run') && (statuses.has('ok') || statuses.has('empty'))) {
-      if (output === '-') toStdout = true;
+      if (output === STDOUT) toStdout = true;
       else files += 1;
     }
   }
@@ -74,9 +78,10 @@ export function untoldFailures(result: unknown, told: ReadonlySet<string>): stri
   const lines = new Map<string, string>();
   const errorLine = result.failure?.message ?? '';
   for (const r of result.results) {
-    if (r.status !== 'failed' || told.has(r.output) || lines.has(r.output)) continue;
+    const output = r.output ?? STDOUT;
+    if (r.status !== 'failed' || told.has(output) || lines.has(output)) continue;
     if (r.error && errorLine.includes(r.error.message)) continue;
-    lines.set(r.output, `failed: ${r.output}${r.error ? `: ${r.error.message}` : ''}`);
+    lines.set(output, `failed: ${output}${r.error ? `: ${r.error.message}` : ''}`);
   }
   return [...lines.values()];
 }
@@ -101,7 +106,7 @@ function isBatchResult(value: unknown): value is BatchResult {
   return typeof value === 'object' && value !== null && Array.isArray((value as BatchResult).results);
 }
 
-function isReferenceResult(value: unknown): value is { written: number; output: string } {
-  const v = value as { written?: unknown; output?: unknown } | null;
-  return typeof v === 'object' && v !== null && typeof v.written === 'number' && typeof v.output === 'string';
+function isReferenceResult(value: unknown): value is { written: number; output?: string } {
+  const v = value as { written?: unknown } | null;
+  return typeof v === 'object' && v !== null && typeof v.written === 'number';
 }

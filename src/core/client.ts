@@ -3,20 +3,15 @@ import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { createDispatcher } from './http/agent.js';
 import { RateLimiter } from './http/rate-limit.js';
-import { DEFAULT_RETRY } from './http/retry.js';
-import { type Config, type Requirement, requireConfig } from './model/config.js';
+import { retryPolicy } from './http/retry.js';
+import type { Config } from './model/config.js';
+import { DEFAULTS, LIMITS } from './model/defaults.js';
 import { usageError } from './model/errors.js';
+import type { DownloadName, DownloadOptions, OutputOptions, Queries, RunOptions } from './model/options.js';
+import type { RecordOf } from './model/records.js';
+import { optionNames } from './plan/names.js';
 import type { PlannedRequest } from './plan/planned-request.js';
-import {
-  type MinutesVariant,
-  planDateRange,
-  planEod,
-  planEvents,
-  planFuturesOptions,
-  planMinutes,
-  planTicks,
-} from './plan/requests.js';
-import type { EodParams, EventsParams, ExtraParams, MinutesParams, TicksParams } from './plan/urls.js';
+import { resolve } from './plan/resolve.js';
 import { type Exchange, findExchanges } from './reference/exchanges.js';
 import {
   fetchExchanges,
@@ -24,18 +19,20 @@ import {
   type InstrumentsResult,
   runInstruments,
 } from './reference/instruments-command.js';
-import { runBatch } from './run/run-job.js';
-import type { BatchOptions, BatchResult, RunDeps } from './run/run-types.js';
+import { runJob } from './run/run-job.js';
+import type { BatchResult, RunDeps } from './run/run-types.js';
 
 /** How a client sends its requests; every field has a default. */
 export interface ClientOptions {
   /** An undici dispatcher to share (default: one Agent of the client's own, closed by close()). */
   dispatcher?: Dispatcher;
+  /** Tries after the first, on network errors, 429 and 5xx (default 3). */
   retries?: number;
+  /** Wait for headers, or for the next bytes of a body (default 60000); for the client's own dispatcher. */
   timeoutMs?: number;
-  /** Most requests per second across everything the client runs (--rate). */
+  /** Most requests per second across everything the client runs. */
   rate?: number;
-  /** The server's cap on rows per response, if known (--max-rows). */
+  /** The server's cap on rows per response, if known. */
   maxRows?: number;
   /** Listeners, as the CLI uses them: progress, notes, retries. */
   listeners?: Pick<RunDeps, 'onProgress' | 'onPlan' | 'onNote' | 'onRequest' | 'onRetry'>;
@@ -43,36 +40,27 @@ export interface ClientOptions {
   now?: () => Date;
 }
 
-/** What a download writes and how (the CLI's output options). */
-export type DownloadOptions = Partial<Omit<BatchOptions, 'output'>> & { signal?: AbortSignal };
+/** How download() writes, besides where: the output and run options of the CLI, and a signal to cancel. */
+export type DownloadSettings = Omit<OutputOptions, 'output'> & RunOptions & { signal?: AbortSignal };
 
 /** One query: its records as they stream, or a download that writes them like the CLI. */
 export interface Query<R> extends AsyncIterable<R> {
-  /** The requests it will send (credentials in the URLs: redact before showing them). */
+  /** The requests it will send (credentials in the URLs: redact before showing them); throws MDGET_USAGE. */
   plan(): PlannedRequest[];
   /** The records, streamed with backpressure; an abort of `signal` stops the download. */
   records(signal?: AbortSignal): AsyncIterable<R>;
   /** Writes to a file or a template (`data/{symbol}-{date}.csv`): atomic, checked, completed; or to a stream. */
-  download(to: string | NodeJS.WritableStream, options?: DownloadOptions): Promise<BatchResult>;
-}
-
-/** A record: the csv's columns as keys (README "Records"), numbers as numbers, empty fields null. */
-export type MarketRecord = Record<string, string | number | null>;
-
-/** Common query fields: one or more symbols, and parameters passed through unchanged. */
-interface Symbols {
-  symbols: string | readonly string[];
-  extra?: ExtraParams;
+  download(to: string | NodeJS.WritableStream, settings?: DownloadSettings): Promise<BatchResult>;
 }
 
 /** The client: one method per command of the CLI, over one dispatcher. */
 export interface Client {
-  ticks(query: Symbols & TicksParams): Query<MarketRecord>;
-  minutes(query: Symbols & MinutesParams & { variant?: MinutesVariant }): Query<MarketRecord>;
-  eod(query: Symbols & EodParams): Query<MarketRecord>;
-  events(query: Symbols & EventsParams): Query<MarketRecord>;
-  dateRange(query: Symbols & { database: 'minutes' | 'eod' }): Query<MarketRecord>;
-  futuresOptions(query: Symbols & { date?: Date; json?: boolean }): Query<MarketRecord>;
+  ticks(query: Queries['ticks']): Query<RecordOf<'ticks'>>;
+  minutes(query: Queries['minutes']): Query<RecordOf<'minutes'>>;
+  eod(query: Queries['eod']): Query<RecordOf<'eod'>>;
+  events(query: Queries['events']): Query<RecordOf<'events'>>;
+  dateRange(query: Queries['daterange']): Query<RecordOf<'daterange'>>;
+  futuresOptions(query: Queries['futopts']): Query<RecordOf<'futopts'>>;
   /** The exchanges list, typed; `find` keeps those whose id or description contains it. */
   exchanges(query?: { find?: string; signal?: AbortSignal }): Promise<Exchange[]>;
   /** One exchange's instrument profile tables, written as the CLI writes them (ndjson, csv, json, sqlite). */
@@ -87,123 +75,91 @@ export interface Client {
 
 /**
  * A client of the service for `config` (resolved by the caller: the library reads no environment). Every
- * method plans like the CLI and shares its pipeline: windows completed when a server cut them, checks,
- * atomic files. Errors are MdgetError with a `code`, and `status` and a redacted `url` where a request failed.
+ * method goes through the CLI's own resolve and run: the same rules, defaults, windows completed when a
+ * server cut them, checks and atomic files. Errors are MdgetError with a `code` (MDGET_USAGE naming the
+ * option for a bad value, before any request), and `status` and a redacted `url` where a request failed.
  */
 export function createClient(config: Config, options: ClientOptions = {}): Client {
-  const own = options.dispatcher ? undefined : createDispatcher({ timeoutMs: options.timeoutMs ?? 60_000 });
+  checkClientOptions(options);
+  const own = options.dispatcher
+    ? undefined
+    : createDispatcher({ timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs });
   const dispatcher = options.dispatcher ?? (own as Dispatcher);
   const limiter = new RateLimiter(options.rate);
   const now = options.now ?? (() => new Date());
-  const list = (symbols: string | readonly string[]) =>
-    typeof symbols === 'string' ? [symbols] : [...symbols];
+  const retry = retryPolicy(options.retries);
+  const deps = (signal: AbortSignal | undefined, stdout: NodeJS.WritableStream): RunDeps => ({
+    dispatcher,
+    retry,
+    limiter,
+    stdout,
+    secrets: [config.password],
+    ...options.listeners,
+    ...(signal ? { signal } : {}),
+  });
+  const resolved = <N extends DownloadName>(name: N, query: DownloadOptions<N>) =>
+    resolve(
+      name,
+      { ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }), ...query },
+      {
+        config,
+        now: now(),
+        names: optionNames,
+      },
+    );
 
-  const query = (needs: Requirement[], plan: () => PlannedRequest[]): Query<MarketRecord> => {
-    const deps = (signal: AbortSignal | undefined, stdout: NodeJS.WritableStream): RunDeps => ({
-      dispatcher,
-      retry: { ...DEFAULT_RETRY, retries: options.retries ?? DEFAULT_RETRY.retries },
-      limiter,
-      stdout,
-      secrets: [config.password],
-      ...options.listeners,
-      ...(signal ? { signal } : {}),
-    });
-    const planned = () => {
-      requireConfig(config, needs);
-      return plan();
-    };
-    const download = async (to: string | NodeJS.WritableStream, download: DownloadOptions = {}) => {
-      const { signal, ...rest } = download;
+  const queryOf = <N extends DownloadName>(name: N, query: Queries[N]): Query<RecordOf<N>> => {
+    const download = async (to: string | NodeJS.WritableStream, settings: DownloadSettings = {}) => {
+      const { signal, ...rest } = settings;
       // the library prints nothing of its own: standard output is a stream the caller hands in
       if (to === '-') throw usageError("download('-'): pass a writable stream, such as process.stdout");
-      const result = await runBatch(
-        planned(),
-        {
-          output: typeof to === 'string' ? to : '-',
-          format: 'csv',
-          header: true,
-          force: false,
-          skipExisting: false,
-          concurrency: 4,
-          ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }),
-          ...rest,
-        },
-        deps(signal, typeof to === 'string' ? new PassThrough() : to),
-      );
+      const output = typeof to === 'string' ? { output: to } : {};
+      const job = resolved(name, { ...query, ...rest, ...output } as DownloadOptions<N>);
+      const result = await runJob(job, deps(signal, typeof to === 'string' ? new PassThrough() : to));
       if (result.failure) throw result.failure;
       return result;
     };
     const records = (signal?: AbortSignal) =>
-      streamRecords(planned, (plans, out) =>
-        runBatch(
-          plans,
-          {
-            output: '-',
-            format: 'ndjson',
-            header: true,
-            force: true,
-            skipExisting: false,
-            concurrency: 4,
-            ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }),
-          },
-          deps(signal, out),
-        ),
-      );
+      streamRecords<RecordOf<N>>((out) => {
+        const job = resolved(name, { ...query, format: 'ndjson', header: true } as DownloadOptions<N>);
+        return runJob(job, deps(signal, out));
+      });
     return {
-      plan: planned,
+      plan: () => resolved(name, query as DownloadOptions<N>).requests,
       records,
       download,
       [Symbol.asyncIterator]: () => records()[Symbol.asyncIterator](),
     };
   };
-  const ctx = (extra?: ExtraParams) => ({
-    config,
-    now: now(),
-    ...(extra ? { extra } : {}),
-    ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }),
-  });
-  const historical: Requirement[] = ['credentials', 'historical'];
 
   return {
-    ticks: ({ symbols, extra, ...params }) =>
-      query(historical, () => planTicks(list(symbols), params, ctx(extra))),
-    minutes: ({ symbols, extra, variant, ...params }) =>
-      query(historical, () => planMinutes(list(symbols), params, variant ?? 'minutes', ctx(extra))),
-    eod: ({ symbols, extra, ...params }) => {
-      if (params.nearest && params.continue) throw usageError('nearest and continue exclude each other');
-      return query(historical, () => planEod(list(symbols), params, ctx(extra)));
-    },
-    events: ({ symbols, extra, ...params }) =>
-      query(historical, () => planEvents(list(symbols), params, ctx(extra))),
-    dateRange: ({ symbols, extra, database }) =>
-      query(historical, () => planDateRange(database, list(symbols), ctx(extra))),
-    futuresOptions: ({ symbols, extra, date, json }) =>
-      query(['credentials', 'futuresOptions'], () =>
-        planFuturesOptions(list(symbols), date ? { date } : {}, json ?? false, ctx(extra)),
-      ),
+    ticks: (query) => queryOf('ticks', query),
+    minutes: (query) => queryOf('minutes', query),
+    eod: (query) => queryOf('eod', query),
+    events: (query) => queryOf('events', query),
+    dateRange: (query) => queryOf('daterange', query),
+    futuresOptions: (query) => queryOf('futopts', query),
     exchanges: async ({ find, signal } = {}) => {
       const { exchanges } = await fetchExchanges(config, {
         dispatcher,
-        retry: { ...DEFAULT_RETRY, retries: options.retries ?? DEFAULT_RETRY.retries },
+        retry,
         limiter,
         ...(signal ? { signal } : {}),
       });
       return find === undefined ? exchanges : findExchanges(exchanges, find);
     },
-    instruments: ({ exchange, to, signal, ...rest }) =>
+    instruments: async ({ exchange, to, signal, ...rest }) =>
       // a path is written as the CLI writes -o; a stream is where the CLI would write stdout
       runInstruments(
-        { exchange, output: typeof to === 'string' ? to : '-', format: 'ndjson', force: false, ...rest },
-        config,
         {
-          dispatcher,
-          retry: { ...DEFAULT_RETRY, retries: options.retries ?? DEFAULT_RETRY.retries },
-          limiter,
-          stdout: typeof to === 'string' ? new PassThrough() : to,
-          secrets: [config.password],
-          ...options.listeners,
-          ...(signal ? { signal } : {}),
+          exchange,
+          ...(typeof to === 'string' ? { output: to } : {}),
+          format: 'ndjson',
+          force: false,
+          ...rest,
         },
+        config,
+        deps(signal, typeof to === 'string' ? new PassThrough() : to),
       ),
     close: async () => {
       await own?.close();
@@ -211,32 +167,49 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
   };
 }
 
+/** The client's own options, checked as the CLI checks its flags (MDGET_USAGE naming the option). */
+function checkClientOptions(options: ClientOptions): void {
+  const { retries, timeoutMs, rate, maxRows } = options;
+  if (
+    retries !== undefined &&
+    !(Number.isInteger(retries) && retries >= LIMITS.retries.min && retries <= LIMITS.retries.max)
+  )
+    throw usageError(
+      `retries takes a whole number from ${LIMITS.retries.min} to ${LIMITS.retries.max}, not '${retries}'`,
+    );
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0))
+    throw usageError(`timeoutMs takes a positive number of milliseconds, not '${timeoutMs}'`);
+  if (rate !== undefined && !(typeof rate === 'number' && rate > 0))
+    throw usageError(`rate takes a positive number of requests per second, not '${rate}'`);
+  if (maxRows !== undefined && !(Number.isInteger(maxRows) && maxRows >= 1))
+    throw usageError(`maxRows takes a whole number ≥ 1, not '${maxRows}'`);
+}
+
 /**
- * The records of a batch written as ndjson into a stream the reader pulls: the batch waits whenever the
- * reader does (backpressure), and a reader that stops early aborts the rest.
+ * The records of a run written as ndjson into a stream the reader pulls: the run waits whenever the reader
+ * does (backpressure), and a reader that stops early aborts the rest. A bad option rejects the first read.
  */
-async function* streamRecords(
-  plan: () => PlannedRequest[],
-  run: (plans: PlannedRequest[], out: PassThrough) => Promise<BatchResult>,
-): AsyncGenerator<MarketRecord> {
+async function* streamRecords<R>(run: (out: PassThrough) => Promise<BatchResult>): AsyncGenerator<R> {
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
-  const done = run(plan(), out).then(
-    (result) => {
-      out.end();
-      return result;
-    },
-    (error: unknown) => {
-      out.destroy(error as Error);
-      throw error;
-    },
-  );
+  const done = Promise.resolve()
+    .then(() => run(out))
+    .then(
+      (result) => {
+        out.end();
+        return result;
+      },
+      (error: unknown) => {
+        out.destroy(error as Error);
+        throw error;
+      },
+    );
   done.catch(() => {});
   let carry = '';
   try {
     for await (const chunk of out) {
       const lines = (carry + String(chunk)).split('\n');
       carry = lines.pop() ?? '';
-      for (const line of lines) if (line) yield JSON.parse(line) as MarketRecord;
+      for (const line of lines) if (line) yield JSON.parse(line) as R;
     }
     const result = await done;
     if (result.failure) throw result.failure;

@@ -168,9 +168,10 @@ describe('re-runs that are safe for cron', () => {
         `${today}.csv.provisional`,
       ]);
       const before = requestsTo(emu, 'queryticks.ashx').length;
-      const again = await runCli([...args, '--skip-existing'], { env: { ...emu.env, ...NO_PROBES } });
+      const again = await runCli([...args, '--skip-existing', '-v'], { env: { ...emu.env, ...NO_PROBES } });
       expect(again.code).toBe(0);
       expect(again.stderr).toContain(`skipped ${join(dir, `${yesterday}.csv`)}`);
+      expect(again.stderr).toContain('mdget: skipped 1 existing file (--skip-existing)\n');
       const fetched = requestsTo(emu, 'queryticks.ashx').slice(before);
       expect(fetched.map((r) => r.query.start)).toEqual([today!.replaceAll('-', '')]);
       expect(existsSync(join(dir, `${today}.csv.provisional`))).toBe(true);

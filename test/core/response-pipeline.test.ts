@@ -6,9 +6,10 @@ import { createDispatcher } from '../../src/core/http/agent.js';
 import { DEFAULT_RETRY } from '../../src/core/http/retry.js';
 import type { Config } from '../../src/core/model/config.js';
 import { isMdgetError, type MdgetError } from '../../src/core/model/errors.js';
-import { planTicks } from '../../src/core/plan/requests.js';
+import { optionNames } from '../../src/core/plan/names.js';
+import { resolve } from '../../src/core/plan/resolve.js';
 import { runExchanges, runInstruments } from '../../src/core/reference/instruments-command.js';
-import { runBatch } from '../../src/core/run/run-job.js';
+import { runJob } from '../../src/core/run/run-job.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
@@ -69,17 +70,12 @@ describe('one response pipeline', () => {
       const config = configOf(emu);
       const dir = tempDir();
       const data = await withDeps(config, async (deps) => {
-        const plans = planTicks(
-          ['ESM25'],
-          { start: new Date('2025-03-13T00:00:00Z') },
-          { config, now: new Date() },
+        const job = resolve(
+          'ticks',
+          { symbols: ['ESM25'], start: new Date('2025-03-13T00:00:00Z'), output: join(dir, 'ticks.csv') },
+          { config, now: new Date(), names: optionNames },
         );
-        const output = join(dir, 'ticks.csv');
-        const result = await runBatch(
-          plans,
-          { output, format: 'csv', header: true, force: false, skipExisting: false, concurrency: 1 },
-          deps,
-        );
+        const result = await runJob(job, deps);
         return result.failure;
       });
       const list = await failureOf(() =>

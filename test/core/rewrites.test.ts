@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { flagNames } from '../../src/cli/flag-names.js';
 import { createDispatcher } from '../../src/core/http/agent.js';
 import { DEFAULT_RETRY } from '../../src/core/http/retry.js';
-import type { PlannedRequest } from '../../src/core/plan/planned-request.js';
-import { planMinutes, planTicks } from '../../src/core/plan/requests.js';
-import { runBatch } from '../../src/core/run/run-job.js';
-import type { BatchOptions } from '../../src/core/run/run-types.js';
+import type { DownloadOptions, OutputOptions } from '../../src/core/model/options.js';
+import { resolve } from '../../src/core/plan/resolve.js';
+import { runJob } from '../../src/core/run/run-job.js';
 import { wallTimeOf } from '../../src/core/time/time-zones.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
@@ -17,10 +17,13 @@ import { withEmulator } from '../helpers/with-emulator.js';
 /** Issue 13: timestamps that mean the same thing everywhere, picked columns, compressed outputs. */
 const wall = (iso: string) => new Date(`${iso}Z`);
 
+/** What to download: a command and its query, as the library takes it. */
+type Download = { name: 'minutes' | 'ticks'; query: DownloadOptions<'minutes'> | DownloadOptions<'ticks'> };
+
 async function collect(
   emu: { env: Record<string, string> },
-  plan: (config: Record<string, string>) => PlannedRequest[],
-  options: Partial<BatchOptions>,
+  download: Download,
+  options: OutputOptions,
 ): Promise<string> {
   const chunks: Buffer[] = [];
   const stdout = new Writable({
@@ -36,20 +39,12 @@ async function collect(
       password: emu.env.MDGET_PASSWORD!,
       historicalUrl: emu.env.MDGET_HISTORICAL_URL!,
     };
-    const result = await runBatch(
-      plan(config),
-      {
-        output: '-',
-        format: 'csv',
-        header: true,
-        force: true,
-        skipExisting: false,
-        concurrency: 1,
-        maxRows: 1e9,
-        ...options,
-      },
-      { dispatcher, retry: DEFAULT_RETRY, stdout },
+    const job = resolve(
+      download.name,
+      { ...download.query, force: true, maxRows: 1e9, concurrency: 1, ...options },
+      { config, now: new Date(), names: flagNames },
     );
+    const result = await runJob(job, { dispatcher, retry: DEFAULT_RETRY, stdout, names: flagNames });
     if (result.failure) throw result.failure;
   } finally {
     await dispatcher.destroy();
@@ -57,13 +52,10 @@ async function collect(
   return Buffer.concat(chunks).toString();
 }
 
-const minutes =
-  (start: string, end: string, order: 'asc' | 'desc' = 'asc') =>
-  (config: Record<string, string>) =>
-    planMinutes(['^BTCUSD'], { start: wall(start), end: wall(end), order }, 'minutes', {
-      config,
-      now: new Date(),
-    });
+const minutes = (start: string, end: string, order: 'asc' | 'desc' = 'asc'): Download => ({
+  name: 'minutes',
+  query: { symbols: ['^BTCUSD'], start: wall(start), end: wall(end), order },
+});
 const times = (csv: string) =>
   csv
     .trim()
@@ -132,12 +124,10 @@ describe('--utc and --tz across daylight saving (^BTCUSD trades through both cha
 
   it('ticks through the repeated hour keep increasing; --utc round-trips to the service wall clock', async () => {
     await withEmulator({}, async (emu) => {
-      const plan = (config: Record<string, string>) =>
-        planTicks(
-          ['^BTCUSD'],
-          { start: wall('2025-11-02T00:50'), end: wall('2025-11-02T02:10') },
-          { config, now: new Date() },
-        );
+      const plan: Download = {
+        name: 'ticks',
+        query: { symbols: ['^BTCUSD'], start: wall('2025-11-02T00:50'), end: wall('2025-11-02T02:10') },
+      };
       const raw = times(await collect(emu, plan, {}));
       const utc = times(await collect(emu, plan, { timeZone: 'utc' }));
       expect(utc).toHaveLength(raw.length);

@@ -1,11 +1,12 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type CommandName, commandSpec, type DownloadName } from '../../src/cli/command-table.js';
-import { CORE_COMMANDS } from '../../src/cli/commands/download.js';
 import { DOWNLOAD_MAPPERS } from '../../src/cli/commands/download-options.js';
+import { flagNames } from '../../src/cli/flag-names.js';
 import { NO_COLORS } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { checkDownload, type DownloadOptions } from '../../src/core/plan/download.js';
+import type { DownloadOptions } from '../../src/core/model/options.js';
+import { resolve } from '../../src/core/plan/resolve.js';
 
 const NOW = new Date('2025-03-14T15:00:00Z');
 const ctx = {
@@ -22,6 +23,15 @@ const ctx = {
   signal: new AbortController().signal,
   now: NOW,
   secrets: [],
+  version: '0.0.0',
+  argv: [],
+  exitCodeOf: () => 0,
+};
+const CONFIG = {
+  username: 'u',
+  password: 'p',
+  historicalUrl: 'http://h.test',
+  futuresOptionsUrl: 'http://f.test',
 };
 
 /** What commander hands the action for argv: the program is built from the table, the action captured. */
@@ -37,22 +47,20 @@ async function parse(argv: string[]) {
   return parsed;
 }
 
-/** argv → the core options of a download command, its rules checked as the CLI checks them. */
+/** argv → the library's options of a download command, its rules checked by resolve as the CLI's run does. */
 async function optionsFor(argv: string[]): Promise<DownloadOptions> {
   const { name, args, flags } = await parse(argv);
   const symbols = args.at(-1) as string[];
   const database = typeof args[0] === 'string' ? args[0] : undefined;
   const mapper = DOWNLOAD_MAPPERS[name as DownloadName] as (f: unknown, i: unknown) => DownloadOptions;
-  const options = mapper(flags, { symbols, now: NOW, ...(database ? { database } : {}) });
-  checkDownload(CORE_COMMANDS[name as DownloadName] as never, options as never);
+  const options = mapper(flags, { symbols, ...(database ? { database } : {}) });
+  resolve(name as DownloadName, options, { config: CONFIG, now: NOW, names: flagNames });
   return options;
 }
 
-const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
-
 describe('argv → options (flags declared once, mapped to core options)', () => {
   it.each<[string[], object]>([
-    [['ticks', 'ESM25'], { symbols: ['ESM25'], params: {}, header: true, fsync: true }],
+    [['ticks', 'ESM25'], { symbols: ['ESM25'], header: true, fsync: true }],
     [
       [
         'ticks',
@@ -69,14 +77,17 @@ describe('argv → options (flags declared once, mapped to core options)', () =>
       ],
       {
         symbols: ['ESM25', 'NQM25'],
-        params: { start: day('2025-03-13'), end: day('2025-03-15'), order: 'desc', maxrecords: 5 },
+        start: '2025-03-13',
+        end: '20250315',
+        order: 'desc',
+        maxrecords: 5,
       },
     ],
     [
       ['ticks', 'AAPL', '--start', '2025-03-14T09:30', '--session-filter', '+T', '--trend'],
-      { params: { start: new Date('2025-03-14T09:30:00Z'), sessionFilter: '+T', trend: true } },
+      { start: '2025-03-14T09:30', sessionFilter: '+T', trend: true },
     ],
-    [['ticks', 'AAPL', '--start', 'yesterday'], { params: { start: day('2025-03-13') } }],
+    [['ticks', 'AAPL', '--start', 'yesterday'], { start: 'yesterday' }],
     [
       ['ticks', 'X', '-o', 'x.csv', '--force', '--no-header', '--no-fsync'],
       { output: 'x.csv', force: true, header: false, fsync: false },
@@ -98,8 +109,8 @@ describe('argv → options (flags declared once, mapped to core options)', () =>
       ['ticks', 'X', '-o', 'f.csv', '--update', '--start', '2025-03-13', '--temp-dir', '/tmp'],
       { update: true, tempDir: '/tmp' },
     ],
-    [['minutes', 'ES', '--nearby', '--interval', '5'], { nearby: true, params: { interval: 5 } }],
-    [['minutes', 'AAPL', '--form-t'], { formT: true }],
+    [['minutes', 'ES', '--nearby', '--interval', '5'], { variant: 'nearby', interval: 5 }],
+    [['minutes', 'AAPL', '--form-t'], { variant: 'form-t' }],
     [
       [
         'eod',
@@ -114,26 +125,18 @@ describe('argv → options (flags declared once, mapped to core options)', () =>
         '--adjust-splits',
         'false',
       ],
-      {
-        params: {
-          period: 'weekly',
-          nearest: true,
-          volume: 'sum',
-          daysToExpiration: 5,
-          adjustSplits: 'false',
-        },
-      },
+      { period: 'weekly', nearest: true, volume: 'sum', daysToExpiration: 5, adjustSplits: 'false' },
     ],
     [
       ['events', 'AAPL', 'MSFT', '--splits', '--start', '2020-01-01'],
-      { symbols: ['AAPL', 'MSFT'], params: { splits: true, start: day('2020-01-01') } },
+      { symbols: ['AAPL', 'MSFT'], splits: true, start: '2020-01-01' },
     ],
     [['daterange', 'eod', 'AAPL', 'ZCN25'], { database: 'eod', symbols: ['AAPL', 'ZCN25'] }],
     [
       ['futopts', 'ZC', 'CL', '--json', '-o', 'fo-{symbol}.json'],
       { json: true, symbols: ['ZC', 'CL'], output: 'fo-{symbol}.json' },
     ],
-    [['futopts', 'ZC', '--date', '2025-03-13'], { params: { date: day('2025-03-13') } }],
+    [['futopts', 'ZC', '--date', '2025-03-13'], { date: '2025-03-13' }],
   ])('%j', async (argv, expected) => {
     expect(await optionsFor(argv)).toMatchObject(expected);
   });
@@ -180,7 +183,7 @@ describe('argv → options (flags declared once, mapped to core options)', () =>
       ['7d', 604_800_000],
       ['1w', 604_800_000],
     ] as const)
-      expect(await optionsFor(['ticks', 'X', '--window', text])).toMatchObject({ windowMs: ms });
+      expect(await optionsFor(['minutes', 'X', '--window', text])).toMatchObject({ windowMs: ms });
     expect((await parse(['ticks', 'X', '--timeout', '30s'])).flags.timeout).toBe(30_000);
     expect((await parse(['ticks', 'X', '--rate', '120/m'])).flags.rate).toBe(2);
   });

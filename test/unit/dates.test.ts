@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkRange,
-  planDayWindows,
-  resolveDayRange,
-  shardOf,
-  splitByLength,
-} from '../../src/core/plan/windows.js';
+import { flagNames } from '../../src/cli/flag-names.js';
+import { checkRange } from '../../src/core/plan/rules.js';
+import { planDayWindows, resolveDayRange, shardOf, splitByLength } from '../../src/core/plan/windows.js';
 import {
   CENTRAL,
   EASTERN,
@@ -102,7 +98,7 @@ describe('chunks', () => {
     expect(r(undefined, '2025-03-10T00:00:00')).toEqual(['2025-03-09T00:00:00', '2025-03-10T00:00:00']);
   });
   it('rejects an end not after the start', () => {
-    expect(() => checkRange(d('2025-03-14T00:00:00'), d('2025-03-14T00:00:00'))).toThrow(
+    expect(() => checkRange(d('2025-03-14T00:00:00'), d('2025-03-14T00:00:00'), flagNames)).toThrow(
       /--end .* must be after --start/,
     );
   });

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { eodCommand } from '../../src/core/plan/commands/eod.js';
-import { eventsCommand } from '../../src/core/plan/commands/events.js';
-import { futuresOptionsCommand } from '../../src/core/plan/commands/futures-options.js';
-import { minutesCommand } from '../../src/core/plan/commands/minutes.js';
-import { ticksCommand } from '../../src/core/plan/commands/ticks.js';
-import { batchOptionsOf, planDownload } from '../../src/core/plan/download.js';
+import { flagNames } from '../../src/cli/flag-names.js';
+import type { DownloadName, DownloadOptions } from '../../src/core/model/options.js';
+import { optionNames } from '../../src/core/plan/names.js';
+import { resolve } from '../../src/core/plan/resolve.js';
 
 const config = {
   username: 'u',
@@ -12,67 +10,74 @@ const config = {
   historicalUrl: 'http://h.test',
   futuresOptionsUrl: 'http://fo.test',
 };
-const ctx = { config, now: new Date('2025-03-14T20:00:00Z') };
-const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
+const now = new Date('2025-03-14T20:00:00Z');
+const cli = <N extends DownloadName>(name: N, options: DownloadOptions<N>, c: object = config) =>
+  resolve(name, options, { config: c, now, names: flagNames });
+const library = <N extends DownloadName>(name: N, options: DownloadOptions<N>) =>
+  resolve(name, options, { config, now, names: optionNames });
 
-// Issue 11: the rules live in core, so a library caller meets the same ones as the CLI.
-describe('download commands called as a library', () => {
-  it('refuses what the CLI refuses, with the same messages', () => {
-    expect(() =>
-      planDownload(eodCommand, { symbols: ['ZC*1'], params: { nearest: true, continue: true } }, ctx),
-    ).toThrow('--nearest and --continue exclude each other');
-    expect(() => planDownload(minutesCommand, { symbols: ['ES'], nearby: true, formT: true }, ctx)).toThrow(
-      '--nearby and --form-t exclude each other',
+// The rules live in core's resolve: the CLI and the library meet the same ones, each in its own words.
+describe('download commands resolved', () => {
+  it('refuses what the CLI refuses: flags for the CLI, option names for the library', () => {
+    expect(() => cli('eod', { symbols: ['ZC*1'], nearest: true, continue: true })).toThrow(
+      '--nearest and --continue exclude each other',
     );
-    expect(() => planDownload(ticksCommand, { symbols: ['ES'], update: true, output: 'x.csv' }, ctx)).toThrow(
+    expect(() => library('eod', { symbols: ['ZC*1'], nearest: true, continue: true })).toThrow(
+      'nearest and continue exclude each other',
+    );
+    expect(() => cli('ticks', { symbols: ['ES'], update: true, output: 'x.csv' })).toThrow(
       '--update needs --start',
     );
-    expect(() => planDownload(eventsCommand, { symbols: ['AAPL'], update: true }, ctx)).toThrow(
+    expect(() => cli('events', { symbols: ['AAPL'], update: true })).toThrow(
       '--update applies to ticks, minutes and eod',
     );
-    expect(() => planDownload(ticksCommand, { symbols: [] }, ctx)).toThrow('ticks: no symbols given');
-    expect(() => planDownload(ticksCommand, { symbols: ['ES'], shard: { index: 3, count: 2 } }, ctx)).toThrow(
-      "--shard '3/2'",
+    expect(() => cli('ticks', { symbols: [] })).toThrow('no symbols: give them as arguments');
+    expect(() => cli('ticks', { symbols: ['ES'], shard: { index: 3, count: 2 } })).toThrow("--shard '3/2'");
+    expect(() => library('minutes', { symbols: ['ES'], interval: 0 })).toThrow(
+      "interval takes a whole number ≥ 1, not '0'",
     );
   });
 
-  it('requires the configuration the command needs', () => {
-    expect(() => planDownload(futuresOptionsCommand, { symbols: ['ZC'] }, { ...ctx, config: {} })).toThrow(
-      /missing user name/,
-    );
+  it('requires the configuration the command needs, after the usage rules', () => {
+    expect(() => cli('futopts', { symbols: ['ZC'] }, {})).toThrow(/missing user name/);
+    expect(() => cli('futopts', { symbols: ['ZC'], concurrency: 0 }, {})).toThrow(/--concurrency/);
   });
 
-  it('defaults every batch option, and the format of --json to json', () => {
-    expect(batchOptionsOf(ticksCommand, { symbols: ['ES'] }, config)).toEqual({
-      output: '-',
+  it('applies every default once, and the format of --json is json', () => {
+    expect(cli('ticks', { symbols: ['ES'] }).settings).toEqual({
       format: 'csv',
       header: true,
       force: false,
       skipExisting: false,
+      update: false,
+      gzip: false,
       concurrency: 4,
       fsync: true,
-      update: false,
     });
-    const json = { symbols: ['ZC', 'CL'], json: true, output: 'fo-{symbol}.json' };
-    expect(batchOptionsOf(futuresOptionsCommand, json, config).format).toBe('json');
-    expect(planDownload(futuresOptionsCommand, json, ctx).map((p) => p.url.pathname)).toEqual([
+    const json = cli('futopts', { symbols: ['ZC', 'CL'], json: true, output: 'fo-{symbol}.json' });
+    expect(json.settings.format).toBe('json');
+    expect(json.requests.map((p) => p.url.pathname)).toEqual([
       '/futuresoptions/json',
       '/futuresoptions/json',
     ]);
     expect(
-      batchOptionsOf(ticksCommand, { symbols: ['ES'], timeZone: 'utc', gzip: true }, { maxRows: '500' }),
-    ).toMatchObject({
-      timeZone: 'utc',
-      gzip: true,
-      maxRows: 500,
-    });
+      resolve(
+        'ticks',
+        { symbols: ['ES'], timeZone: 'utc', gzip: true },
+        {
+          config: { ...config, maxRows: '500' },
+          now,
+          names: flagNames,
+        },
+      ).settings,
+    ).toMatchObject({ timeZone: 'utc', gzip: true, maxRows: 500 });
   });
 
   it('runs an --update range to the end of today, and keeps one share of the plan', () => {
-    const update = { symbols: ['AAPL'], update: true, output: 'a.csv', params: { start: day('2025-03-13') } };
-    const plans = planDownload(ticksCommand, update, ctx);
+    const update = { symbols: ['AAPL'], update: true, output: 'a.csv', start: '2025-03-13' };
+    const plans = cli('ticks', update).requests;
     expect(plans.map((p) => p.url.searchParams.get('start'))).toEqual(['20250313', '20250314']);
-    const shared = planDownload(ticksCommand, { ...update, shard: { index: 2, count: 2 } }, ctx);
+    const shared = cli('ticks', { ...update, shard: { index: 2, count: 2 } }).requests;
     expect(shared.map((p) => p.url.searchParams.get('start'))).toEqual(['20250314']);
   });
 });

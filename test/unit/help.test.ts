@@ -21,7 +21,15 @@ function capture(): { ctx: RunContext; out: () => string } {
     cwd: '.',
     color: NO_COLORS,
   };
-  const ctx = { io, signal: new AbortController().signal, now: new Date(0), secrets: [] };
+  const ctx = {
+    io,
+    signal: new AbortController().signal,
+    now: new Date(0),
+    secrets: [],
+    version: '0.0.0',
+    argv: [],
+    exitCodeOf: () => 0,
+  };
   return { ctx, out: () => Buffer.concat(chunks).toString('utf8') };
 }
 

@@ -357,6 +357,7 @@ describe('progress lines (pure)', () => {
 });
 
 describe('summary', () => {
+  // `-` stands for standard output, which a result names by having no output file
   const result = (
     output: string,
     status: RequestResult['status'],
@@ -369,12 +370,12 @@ describe('summary', () => {
     rows,
     bytes,
     durationMs: 5,
-    output,
+    ...(output === '-' ? {} : { output }),
   });
   const batch = (results: RequestResult[]): BatchResult => ({
     results,
     stdoutClosed: false,
-    completion: { continuations: 0, probes: 0, probeHits: 0 },
+    counts: { sent: 0, retries: 0, peakInFlight: 0, continuations: 0, probes: 0, probeHits: 0 },
   });
   const tally = new RunTally(0);
 
@@ -394,9 +395,9 @@ describe('summary', () => {
   it('names bytes only when progress told them', () => {
     const heard = new RunTally(0);
     heard.onProgress(event(0, { bytes: 2048, wireBytes: 300, done: true }), 0);
-    expect(
-      formatSummary(summaryOf({ written: 3, output: '-', stdoutClosed: false }, heard, 200), plain),
-    ).toBe('mdget: 3 rows to stdout · 2.0 KiB in 0.2 s');
+    expect(formatSummary(summaryOf({ written: 3, stdoutClosed: false }, heard, 200), plain)).toBe(
+      'mdget: 3 rows to stdout · 2.0 KiB in 0.2 s',
+    );
     expect(formatSummary(summaryOf(undefined, tally, 200), plain)).toBe(
       'mdget: 0 files written · 0 rows in 0.2 s',
     );

@@ -92,6 +92,7 @@ describe('windowTimes (--dry-run)', () => {
       kind: 'ticks' as const,
       command: 'ticks',
       symbol: 'AAPL',
+      zone: 'America/New_York',
       trend: false,
       series: {
         resolution: 'second' as const,

@@ -1,48 +1,22 @@
 /**
- * The run of every download command: flags mapped to the core options, rules checked before the
- * configuration is read, then the plan; printed with --dry-run, else downloaded, with --report written.
+ * The run of every download command: flags mapped to the library's options, resolved into a job by the
+ * library's own resolve (every rule and default there, named in flags); printed with --dry-run, else run,
+ * with --report written.
  */
 
 import { ioError, usageError } from '../../core/model/errors.js';
+import type { DownloadName, DownloadOptions } from '../../core/model/options.js';
 import { redactText, redactUrl } from '../../core/model/redact.js';
-import { dateRangeCommand } from '../../core/plan/commands/date-range.js';
-import { eodCommand } from '../../core/plan/commands/eod.js';
-import { eventsCommand } from '../../core/plan/commands/events.js';
-import { futuresOptionsCommand } from '../../core/plan/commands/futures-options.js';
-import { minutesCommand } from '../../core/plan/commands/minutes.js';
-import { ticksCommand } from '../../core/plan/commands/ticks.js';
-import {
-  batchOptionsOf,
-  checkDownload,
-  type DownloadCommand,
-  type DownloadOptions,
-  planDownload,
-} from '../../core/plan/download.js';
-import { plannedOutputs } from '../../core/plan/outputs.js';
-import type { PlannedRequest } from '../../core/plan/planned-request.js';
+import type { Job } from '../../core/plan/job.js';
+import { resolve } from '../../core/plan/resolve.js';
 import { windowTimes } from '../../core/plan/window-times.js';
-import type { RunDeps } from '../../core/run/run-types.js';
-import { commandSpec, type DownloadName } from '../command-table.js';
+import type { BatchResult, RunDeps } from '../../core/run/run-types.js';
 import { configFrom, type RunContext } from '../context.js';
+import { flagNames } from '../flag-names.js';
 import type { FlagsOf } from '../flags.js';
 import type { Io } from '../io.js';
 import { symbolsFrom } from '../symbols.js';
-import { type CommonFlags, DOWNLOAD_MAPPERS, extraParamsFrom, type MapperInput } from './download-options.js';
-
-/** The core command behind each download command of the CLI: its needs, rules and planner. */
-export const CORE_COMMANDS: {
-  [N in DownloadName]: DownloadCommand<ReturnType<(typeof DOWNLOAD_MAPPERS)[N]>>;
-} = {
-  ticks: ticksCommand,
-  minutes: minutesCommand,
-  eod: eodCommand,
-  events: eventsCommand,
-  daterange: dateRangeCommand,
-  futopts: futuresOptionsCommand,
-};
-
-/** The query name of each command's positional arguments, which --param may not set a second time. */
-const POSITIONAL = { futopts: 'root', events: 'symbols', daterange: 'symbols' } as const;
+import { type CommonFlags, DOWNLOAD_MAPPERS, type MapperInput } from './download-options.js';
 
 /** Runs download command `name` end to end; failures are thrown as MdgetErrors for main to map. */
 export async function runDownloadCommand<N extends DownloadName>(
@@ -51,73 +25,91 @@ export async function runDownloadCommand<N extends DownloadName>(
   flags: CommonFlags & FlagsOf<N>,
   ctx: RunContext,
 ): Promise<void> {
-  const spec = commandSpec(name);
-  const positional = (POSITIONAL as Partial<Record<DownloadName, string>>)[name] ?? 'symbol';
   if (flags.symbolsFile === '-' && flags.passwordStdin) {
     throw usageError(
       '--symbols-file - and --password-stdin both want standard input: use a file for one of them',
     );
   }
-  const extra = extraParamsFrom(flags.param, spec?.params ?? [], positional);
-  const what = name === 'futopts' ? 'root' : 'symbol';
   const input: MapperInput = {
-    symbols: await symbolsFrom(toList(args.at(-1)), flags.symbolsFile, ctx.io, what),
-    now: ctx.now,
+    symbols: await symbolsFrom(
+      toList(args.at(-1)),
+      flags.symbolsFile,
+      ctx.io,
+      name === 'futopts' ? 'root' : 'symbol',
+    ),
     ...(name === 'daterange' && typeof args[0] === 'string' ? { database: args[0] } : {}),
   };
-  const mapper = DOWNLOAD_MAPPERS[name] as (flags: FlagsOf<N>, input: MapperInput) => DownloadOptions;
-  const options: DownloadOptions = { ...mapper(flags, input), ...(extra.length > 0 ? { extra } : {}) };
-  const command = CORE_COMMANDS[name] as DownloadCommand<DownloadOptions>;
-  checkDownload(command, options); // usage errors (exit 2) before configuration errors (exit 3)
+  const mapper = DOWNLOAD_MAPPERS[name] as (flags: FlagsOf<N>, input: MapperInput) => DownloadOptions<N>;
+  const options = mapper(flags, input);
   const config = await configFrom(flags, ctx);
+  const job = resolve(name, options, { config, now: ctx.now, names: flagNames });
+  if (job.settings.gzip && options.output === undefined && ctx.io.stdoutIsTTY) {
+    throw usageError(
+      'compressed output would go to the terminal: write it to a file with -o, or pipe it (| gunzip)',
+    );
+  }
   const report = flags.report === undefined || flags.dryRun ? undefined : await import('../report.js');
   if (report && flags.report !== undefined) await report.checkReportPath(flags.report);
   if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(flags.tempDir);
-  const plans = planDownload(command, options, { config, now: ctx.now });
-  const batch = batchOptionsOf(command, options, config);
+  if (!flags.quiet) for (const warning of job.warnings) ctx.io.stderr.write(`mdget: warning: ${warning}\n`);
   if (flags.dryRun) {
-    // the run's own checks before any request (exit 2); what the file system says is left to the run
-    plannedOutputs(plans, batch);
-    await printPlans(plans, options.sourceTimeZone, Boolean(flags.quiet), ctx);
+    await printJob(job, Boolean(flags.quiet), ctx);
     return;
   }
   // Loaded here, not at the top: undici, the writers and Node's stream modules, which --help, --dry-run and
   // usage errors do not need.
-  const [{ runBatch }, { withRunDeps }] = await Promise.all([
+  const [{ runJob }, { withRunDeps }] = await Promise.all([
     import('../../core/run/run-job.js'),
     import('../run-deps.js'),
   ]);
-  const result = await withRunDeps(flags, ctx, batch.output, (deps) =>
-    runBatch(plans, batch, withShortNotes(deps)),
-  );
-  if (report && flags.report !== undefined)
-    await report.writeReport(flags.report, name, result.results, ctx.secrets);
+  const result = await withRunDeps(flags, ctx, options.output === undefined, async (deps) => {
+    const done = await runJob(job, withShortNotes({ ...deps, names: flagNames }));
+    if (job.settings.skipExisting) noteSkipped(done, Boolean(flags.verbose), deps.onNote);
+    return done;
+  });
+  if (report && flags.report !== undefined) {
+    const error = result.stdoutClosed ? undefined : result.failure;
+    const run = { entries: result.results, totals: report.totalsOf(result), ...(error ? { error } : {}) };
+    await report.writeReport(flags.report, name, run, ctx);
+  }
   if (result.failure && !result.stdoutClosed) throw result.failure;
 }
 
 /**
  * --dry-run: each request's redacted URL alone on its line of stdout, so `mdget … --dry-run | xargs -n1
  * curl -O` and `wc -l` keep working (a tab-separated suffix would reach curl as more arguments). The window
- * of each request, in the market's wall clock and in UTC (issue 13), goes to stderr just before its URL,
- * the way curl -v and rclone --dry-run keep commentary off the data stream; -q leaves it out. A reader that
- * goes away (`| head -1`) ends the listing, stderr included.
+ * of each request, in the market's wall clock and in UTC, and its output go to stderr just before its URL,
+ * the way curl -v and rclone --dry-run keep commentary off the data stream; -q leaves them out. A reader
+ * that goes away (`| head -1`) ends the listing, stderr included.
  */
-async function printPlans(
-  plans: readonly PlannedRequest[],
-  sourceZone: string | undefined,
-  quiet: boolean,
-  ctx: RunContext,
-): Promise<void> {
+async function printJob(job: Job, quiet: boolean, ctx: RunContext): Promise<void> {
   const { io, secrets } = ctx;
   const lines = new PlanLines(io);
   try {
-    for (const [i, plan] of plans.entries()) {
+    for (const [i, plan] of job.requests.entries()) {
       // a stream's write errors (EPIPE) arrive on a later tick
       if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
       if (lines.closed) return;
-      const times = quiet ? undefined : windowTimes(plan, sourceZone);
-      if (times !== undefined) lines.write('stderr', `${io.color.dim(`mdget: ${plan.symbol} ${times}`)}\n`);
+      if (!quiet) {
+        const times = windowTimes(plan);
+        const output = plan.output.kind === 'file' ? ` → ${plan.output.path}` : '';
+        lines.write(
+          'stderr',
+          `${io.color.dim(`mdget: ${plan.symbol}${times ? ` ${times}` : ''}${output}`)}\n`,
+        );
+      }
       lines.write('stdout', `${redactText(redactUrl(plan.url), secrets)}\n`);
+    }
+    if (
+      !quiet &&
+      !lines.closed &&
+      job.requests.some((plan) => plan.series && plan.series.userLimit === undefined)
+    ) {
+      const note =
+        job.settings.maxRows === undefined
+          ? 'the run may add requests: continuations for windows the service cuts short, and probes for a cap it does not state (state it with --max-rows <n> and no probe is sent)'
+          : `the run may add continuations for windows that reach the cap of ${job.settings.maxRows} rows`;
+      lines.write('stderr', `${io.color.dim(`mdget: ${note}`)}\n`);
     }
   } finally {
     lines.done();
@@ -187,6 +179,21 @@ export function shortenLists(message: string): string {
     const items = list.split(',');
     return `${items.slice(0, NOTE_SYMBOLS).join(',')},… (${items.length} symbols)`;
   });
+}
+
+/** --skip-existing: one line for the files left alone; -v names each. */
+function noteSkipped(
+  result: BatchResult,
+  verbose: boolean,
+  note: ((message: string) => void) | undefined,
+): void {
+  const skipped = [
+    ...new Set(result.results.flatMap((r) => (r.status === 'skipped' && r.output ? [r.output] : []))),
+  ];
+  if (skipped.length === 0 || !note) return;
+  if (verbose) for (const path of skipped) note(`skipped ${path}: it exists`);
+  const files = skipped.length === 1 ? '1 existing file' : `${skipped.length} existing files`;
+  note(`skipped ${files} (--skip-existing)${verbose ? '' : '; -v lists them'}`);
 }
 
 function withShortNotes(deps: RunDeps): RunDeps {

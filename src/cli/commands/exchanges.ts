@@ -2,6 +2,7 @@ import { redactUrl } from '../../core/model/redact.js';
 import { buildExchangesUrl } from '../../core/plan/urls.js';
 import type { ExchangesOptions } from '../../core/reference/instruments-command.js';
 import { configFrom, type RunContext } from '../context.js';
+import { flagNames } from '../flag-names.js';
 import type { FlagsOf } from '../flags.js';
 import type { Io } from '../io.js';
 import { withRunDeps } from '../run-deps.js';
@@ -9,11 +10,11 @@ import { withReport } from './reference-report.js';
 
 /** The options of `mdget exchanges` from its flags: table on a terminal, csv when piped, unless told. */
 export function exchangesOptionsFrom(flags: FlagsOf<'exchanges'>, io: Io): ExchangesOptions {
-  const output = flags.output ?? '-';
-  const format = flags.format ?? (output === '-' && io.stdoutIsTTY ? 'table' : 'csv');
+  const output = flags.output === '-' ? undefined : flags.output;
+  const format = flags.format ?? (output === undefined && io.stdoutIsTTY ? 'table' : 'csv');
   return {
     format,
-    output,
+    ...(output === undefined ? {} : { output }),
     force: Boolean(flags.force),
     ...(flags.find === undefined ? {} : { find: flags.find }),
   };
@@ -23,14 +24,16 @@ export function exchangesOptionsFrom(flags: FlagsOf<'exchanges'>, io: Io): Excha
 export async function runExchangesCommand(flags: FlagsOf<'exchanges'>, ctx: RunContext): Promise<void> {
   const core = await import('../../core/reference/instruments-command.js');
   const options = exchangesOptionsFrom(flags, ctx.io);
-  core.checkExchangesOptions(options);
+  core.checkExchangesOptions(options, flagNames);
   // The extras host gets no credentials (wire-formats §2.9): only its base URL is required.
   const config = await configFrom(flags, ctx, ['extras']);
   if (flags.dryRun) {
     ctx.io.stdout.write(`${redactUrl(buildExchangesUrl(config))}\n`);
     return;
   }
-  await withReport(flags.report, 'exchanges', options.output, ctx.secrets, (wrap) =>
-    withRunDeps(flags, ctx, options.output, (deps) => core.runExchanges(options, config, wrap(deps))),
+  await withReport(flags.report, 'exchanges', options.output, ctx, (wrap) =>
+    withRunDeps(flags, ctx, options.output === undefined, (deps) =>
+      core.runExchanges(options, config, wrap({ ...deps, names: flagNames })),
+    ),
   );
 }

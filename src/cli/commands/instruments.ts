@@ -3,6 +3,7 @@ import { redactUrl } from '../../core/model/redact.js';
 import { buildExchangesUrl } from '../../core/plan/urls.js';
 import type { TablesOptions } from '../../core/reference/instruments-command.js';
 import { configFrom, type RunContext } from '../context.js';
+import { flagNames } from '../flag-names.js';
 import type { FlagsOf } from '../flags.js';
 import { withRunDeps } from '../run-deps.js';
 import { withReport } from './reference-report.js';
@@ -29,7 +30,7 @@ export function instrumentsOptionsFrom(
   }
   const tables: TablesOptions = {
     format: flags.format ?? 'ndjson',
-    output: flags.output ?? '-',
+    ...(flags.output === undefined || flags.output === '-' ? {} : { output: flags.output }),
     force: Boolean(flags.force),
     ...(flags.table === undefined ? {} : { table: flags.table }),
   };
@@ -44,13 +45,15 @@ export async function runInstrumentsCommand(
 ): Promise<void> {
   const core = await import('../../core/reference/instruments-command.js');
   const { source, tables } = instrumentsOptionsFrom(exchange, flags);
-  core.checkTablesOptions(tables);
+  core.checkTablesOptions(tables, flagNames);
   if ('capture' in source) {
     await configFrom(flags, ctx); // same refusals as everywhere: --password, a missing --env-file
     if (flags.dryRun) return; // a capture is read, not requested: nothing to print
     const capture = source.capture === '-' ? ctx.io.stdin : source.capture;
-    await withReport(flags.report, 'instruments', tables.output, ctx.secrets, () =>
-      withRunDeps(flags, ctx, tables.output, (deps) => core.runCapture({ ...tables, capture }, deps)),
+    await withReport(flags.report, 'instruments', tables.output, ctx, () =>
+      withRunDeps(flags, ctx, tables.output === undefined, (deps) =>
+        core.runCapture({ ...tables, capture }, { ...deps, names: flagNames }),
+      ),
     );
     return;
   }
@@ -67,9 +70,13 @@ export async function runInstrumentsCommand(
     }
     return;
   }
-  await withReport(flags.report, 'instruments', tables.output, ctx.secrets, (wrap) =>
-    withRunDeps(flags, ctx, tables.output, (deps) =>
-      core.runInstruments({ ...tables, exchange: source.exchange }, config, wrap(deps)),
+  await withReport(flags.report, 'instruments', tables.output, ctx, (wrap) =>
+    withRunDeps(flags, ctx, tables.output === undefined, (deps) =>
+      core.runInstruments(
+        { ...tables, exchange: source.exchange },
+        config,
+        wrap({ ...deps, names: flagNames }),
+      ),
     ),
   );
 }

@@ -1,5 +1,6 @@
-import { isMdgetError } from '../../core/model/errors.js';
+import { type ErrorCode, isMdgetError } from '../../core/model/errors.js';
 import type { ReferenceRunDeps } from '../../core/reference/instruments-command.js';
+import type { RunContext } from '../context.js';
 
 /** One request of a reference command, as the --report file lists it. */
 export interface ReferenceEntry {
@@ -10,8 +11,9 @@ export interface ReferenceEntry {
   /** Decoded bytes received, when the response was streamed with progress events. */
   bytes?: number;
   durationMs: number;
-  output: string;
-  error?: { code: string; message: string };
+  /** The file written; absent for standard output. */
+  output?: string;
+  error?: { code: ErrorCode; message: string };
 }
 
 /**
@@ -23,7 +25,7 @@ export class ReferenceRecorder {
   readonly entries: ReferenceEntry[] = [];
   private started = Date.now();
 
-  constructor(private readonly output: string) {}
+  constructor(private readonly output: string | undefined) {}
 
   /** Deps that tell the recorder of each request and its bytes, and the given listeners as before. */
   wrap(deps: ReferenceRunDeps): ReferenceRunDeps {
@@ -32,7 +34,12 @@ export class ReferenceRecorder {
       onRequest: (url) => {
         this.closeLast();
         this.started = Date.now();
-        this.entries.push({ url, status: 'ok', durationMs: 0, output: this.output });
+        this.entries.push({
+          url,
+          status: 'ok',
+          durationMs: 0,
+          ...(this.output === undefined ? {} : { output: this.output }),
+        });
         deps.onRequest?.(url);
       },
       onProgress: (event) => {
@@ -50,7 +57,7 @@ export class ReferenceRecorder {
       last.status = 'failed';
       last.error = isMdgetError(error)
         ? { code: error.code, message: error.message }
-        : { code: 'MDGET_INTERNAL', message: String(error) };
+        : { code: 'MDGET_IO', message: String(error) };
     } else if (last && rows !== undefined) {
       last.rows = rows;
       last.status = rows === 0 ? 'empty' : 'ok';
@@ -69,20 +76,39 @@ export class ReferenceRecorder {
 export async function withReport<T extends { written: number }>(
   path: string | undefined,
   command: string,
-  output: string,
-  secrets: readonly string[],
+  output: string | undefined,
+  ctx: RunContext,
   body: (wrap: (deps: ReferenceRunDeps) => ReferenceRunDeps) => Promise<T>,
 ): Promise<T> {
   if (path === undefined) return body((deps) => deps);
   const report = await import('../report.js');
   await report.checkReportPath(path);
   const recorder = new ReferenceRecorder(output);
+  const write = (entries: ReferenceEntry[], rows: number, error?: unknown) =>
+    report.writeReport(path, command, { entries, totals: totalsOf(entries, rows, output), error }, ctx);
   try {
     const result = await body((deps) => recorder.wrap(deps));
-    await report.writeReport(path, command, recorder.finish(result.written), secrets);
+    await write(recorder.finish(result.written), result.written);
     return result;
   } catch (error) {
-    await report.writeReport(path, command, recorder.finish(undefined, error), secrets);
+    await write(recorder.finish(undefined, error), 0, error);
     throw error;
   }
+}
+
+/** The totals of a reference run: its requests, the rows it wrote, bytes received, the file if any. */
+function totalsOf(
+  entries: readonly ReferenceEntry[],
+  rows: number,
+  output: string | undefined,
+): Record<string, number> {
+  const failed = entries.some((entry) => entry.status === 'failed');
+  return {
+    requests: entries.length,
+    continuations: 0,
+    retries: 0,
+    rows,
+    bytes: entries.reduce((sum, entry) => sum + (entry.bytes ?? 0), 0),
+    files: output !== undefined && !failed ? 1 : 0,
+  };
 }

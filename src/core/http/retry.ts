@@ -1,3 +1,5 @@
+import { DEFAULTS } from '../model/defaults.js';
+
 /** Retry policy for network errors, 429 and 5xx (cli.md --retries): exponential backoff with full jitter. */
 export interface RetryPolicy {
   retries: number;
@@ -5,7 +7,13 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY: RetryPolicy = { retries: DEFAULTS.retries, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/** The policy with `retries` tries after the first (default DEFAULTS.retries). */
+export const retryPolicy = (retries: number = DEFAULTS.retries): RetryPolicy => ({
+  ...DEFAULT_RETRY,
+  retries,
+});
 
 /**
  * Milliseconds to wait before retry number `attempt` (1-based). A Retry-After header (seconds or an

@@ -53,18 +53,32 @@ export const configError = (message: string) => new MdgetError('MDGET_CONFIG', m
 export const interruptedError = (cause?: unknown) =>
   new MdgetError('MDGET_ABORTED', 'interrupted', cause === undefined ? {} : { cause });
 
+/** What a file-system error means, in words: no message shows a bare errno. */
+const REASONS: Record<string, string> = {
+  ENOSPC: 'disk full',
+  EDQUOT: 'disk quota exceeded',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'a file is in the way where a directory should be',
+  EEXIST: 'a file is in the way',
+  EISDIR: 'is a directory',
+  ENAMETOOLONG: 'name too long',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files',
+  ELOOP: 'too many symbolic links',
+  EIO: 'input/output error',
+};
+
+/** The reason a file-system error gives, in words (its message when the code is not one of ours). */
+export function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && Object.hasOwn(REASONS, code)) return REASONS[code]!;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Converts a file-system error into MDGET_IO with a one-line message. */
 export function ioError(error: unknown, what: string): MdgetError {
-  const code = (error as { code?: string }).code;
-  const reason =
-    code === 'ENOSPC'
-      ? 'disk full'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'ENOENT'
-          ? 'no such directory'
-          : code === 'EISDIR'
-            ? 'is a directory'
-            : (error as Error).message;
-  return new MdgetError('MDGET_IO', `cannot write ${what}: ${reason}`, { cause: error });
+  return new MdgetError('MDGET_IO', `cannot write ${what}: ${reasonOf(error)}`, { cause: error });
 }

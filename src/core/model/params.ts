@@ -1,4 +1,4 @@
-import type { WallTime } from '../time/dates.js';
+import type { WallTime } from './wall-time.js';
 
 /**
  * Every query parameter mdget models, declared once as data (STYLE §3). These rows yield the commander
@@ -216,9 +216,12 @@ export type ParamValue<S extends ParamSpec, D = WallTime> = S extends { kind: 'd
         ? C
         : string;
 
-/** The query parameters of a table, keyed as options: every row that sets a query parameter, all optional. */
-export type ParamsOf<T extends readonly ParamSpec[]> = {
-  [S in Exclude<T[number], { query: '' }> as CamelCase<S['flag']>]?: ParamValue<S>;
+/**
+ * The query parameters of a table, keyed as options: every row that sets a query parameter, all optional;
+ * dates as `D` (wall-clock times once resolved; DateInput as callers give them).
+ */
+export type ParamsOf<T extends readonly ParamSpec[], D = WallTime> = {
+  [S in Exclude<T[number], { query: '' }> as CamelCase<S['flag']>]?: ParamValue<S, D>;
 };
 
 /** The endpoint selectors of a table (rows with no query parameter), keyed as options. */

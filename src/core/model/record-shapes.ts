@@ -1,3 +1,5 @@
+import { COLUMNS } from './records.js';
+
 /**
  * What a record line of each endpoint looks like (wire-formats §2): its csv header and a check used on the
  * first and last lines of a body to tell data from a maintenance page or a line cut short by a dropped
@@ -49,73 +51,41 @@ function shape(
   };
 }
 
-const OHLCV = ['open', 'high', 'low', 'close', 'volume'];
+/** The service's own fields of a record: an output's columns without the symbol mdget adds. */
+const fieldsOf = (columns: readonly string[]) => columns.slice(1);
 
 /** The shape of each record kind. */
 export const RECORD_SHAPES: Record<RecordKind, RecordShape> = {
   ticks: shape([
-    { re: re(TICK, TD, '[^,]?', NUM, OPT), header: ['time', 'trading_day', 'session_code', 'price', 'size'] },
-    {
-      re: re(TICK, TD, '[^,]?', OPT, OPT),
-      header: ['time', 'trading_day', 'session_code', 'support', 'resistance'],
-      trend: true,
-    },
+    { re: re(TICK, TD, '[^,]?', NUM, OPT), header: fieldsOf(COLUMNS.ticks) },
+    { re: re(TICK, TD, '[^,]?', OPT, OPT), header: fieldsOf(COLUMNS.ticksTrend), trend: true },
   ]),
   minutes: shape([
-    { re: re(MINUTE, TD, OPT, OPT, OPT, OPT, OPT), header: ['time', 'trading_day', ...OHLCV] },
-    {
-      re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT),
-      header: ['contract', 'time', 'trading_day', ...OHLCV],
-    },
-    { re: re(MINUTE, OPT, OPT), header: ['time', 'support', 'resistance'], trend: true },
+    { re: re(MINUTE, TD, OPT, OPT, OPT, OPT, OPT), header: fieldsOf(COLUMNS.minutes) },
+    { re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT), header: fieldsOf(COLUMNS.minutesContract) },
+    { re: re(MINUTE, OPT, OPT), header: fieldsOf(COLUMNS.minutesTrend), trend: true },
   ]),
   nearbyMinutes: shape([
-    {
-      re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT),
-      header: ['contract', 'time', 'trading_day', ...OHLCV],
-    },
+    { re: re(SYM, MINUTE, TD, OPT, OPT, OPT, OPT, OPT), header: fieldsOf(COLUMNS.minutesContract) },
   ]),
   eod: shape(
     [
       // Equities have 7 fields, futures 8 (spec §2.5): one header with open_interest serves a mixed output.
-      {
-        re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT),
-        header: ['symbol', 'date', ...OHLCV, 'open_interest'],
-        fields: 7,
-      },
-      {
-        re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT, OPT),
-        header: ['symbol', 'date', ...OHLCV, 'open_interest'],
-      },
-      { re: re(SYM, DAY, OPT, OPT), header: ['symbol', 'date', 'support', 'resistance'], trend: true },
+      { re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT), header: COLUMNS.eod, fields: 7 },
+      { re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT, OPT), header: COLUMNS.eod },
+      { re: re(SYM, DAY, OPT, OPT), header: COLUMNS.eodTrend, trend: true },
     ],
     [4, 7, 8],
   ),
-  events: shape(
-    [{ re: re(SYM, DAY, '[A-Za-z ]+', '[^,]*'), header: ['symbol', 'date', 'event_type', 'value'] }],
-    [4],
-  ),
+  events: shape([{ re: re(SYM, DAY, '[A-Za-z ]+', '[^,]*'), header: COLUMNS.events }], [4]),
   dateRange: {
-    header: (count) => (count === 3 ? ['symbol', 'first', 'last'] : undefined),
+    header: (count) => (count === 3 ? COLUMNS.dateRange : undefined),
     matches: () => true,
     hasSymbol: (count) => count === 3,
     checked: false,
   },
   futuresOptions: {
-    header: (count) =>
-      count === 12
-        ? [
-            'symbol',
-            'underlying',
-            'type',
-            'strike',
-            'expiration',
-            'date',
-            ...OHLCV.slice(0, 4),
-            'volume',
-            'open_interest',
-          ]
-        : undefined,
+    header: (count) => (count === 12 ? COLUMNS.futuresOptions : undefined),
     matches: () => true,
     hasSymbol: () => true,
     checked: false,
@@ -123,12 +93,10 @@ export const RECORD_SHAPES: Record<RecordKind, RecordShape> = {
   opaque: { header: () => undefined, matches: () => true, hasSymbol: () => true, checked: false },
 };
 
-const TICK_COLUMNS = ['time', 'trading_day', 'session_code'];
-
 /**
- * The csv columns of an output, fixed before the first response (issue 8: a self-describing csv). Ticks
- * and every minutes variant lead with `symbol`, so one output holding several symbols still tells them
- * apart; `contract` is there when any symbol of the output can carry one (nearby, `ROOT*n`); EOD always has
+ * The csv columns of an output, fixed before the first response (a self-describing csv). Ticks and every
+ * minutes variant lead with `symbol`, so one output holding several symbols still tells them apart;
+ * `contract` is there when any symbol of the output can carry one (nearby, `ROOT*n`); EOD always has
  * `open_interest` (empty for equities). Undefined for shapes the tool does not model (futopts JSON).
  */
 export function outputColumns(
@@ -137,22 +105,20 @@ export function outputColumns(
 ): readonly string[] | undefined {
   switch (kind) {
     case 'ticks':
-      return ['symbol', ...TICK_COLUMNS, ...(options.trend ? ['support', 'resistance'] : ['price', 'size'])];
+      return options.trend ? COLUMNS.ticksTrend : COLUMNS.ticks;
     case 'minutes':
-      if (options.trend) return ['symbol', 'time', 'support', 'resistance'];
-      return ['symbol', ...(options.contract ? ['contract'] : []), 'time', 'trading_day', ...OHLCV];
+      if (options.trend) return COLUMNS.minutesTrend;
+      return options.contract ? COLUMNS.minutesContract : COLUMNS.minutes;
     case 'nearbyMinutes':
-      return ['symbol', 'contract', 'time', 'trading_day', ...OHLCV];
+      return COLUMNS.minutesContract;
     case 'eod':
-      return options.trend
-        ? ['symbol', 'date', 'support', 'resistance']
-        : ['symbol', 'date', ...OHLCV, 'open_interest'];
+      return options.trend ? COLUMNS.eodTrend : COLUMNS.eod;
     case 'events':
-      return ['symbol', 'date', 'event_type', 'value'];
+      return COLUMNS.events;
     case 'dateRange':
-      return ['symbol', 'first', 'last'];
+      return COLUMNS.dateRange;
     case 'futuresOptions':
-      return RECORD_SHAPES.futuresOptions.header(12, false);
+      return COLUMNS.futuresOptions;
     case 'opaque':
       return undefined;
   }
@@ -184,3 +150,15 @@ export function adaptLines(
   if (kind === 'eod' && fieldCount === 7 && missing === 1) return { prefix, suffix: ',' };
   return undefined;
 }
+
+/** Whether an output's csv has a `contract` column: any of its requests can carry one (nearby, `ROOT*n`). */
+export const carriesContract = (requests: readonly { kind: RecordKind; symbol: string }[]): boolean =>
+  requests.some((request) => request.kind === 'nearbyMinutes' || request.symbol.includes('*'));
+
+/** The columns of an output written by `requests` (all of one kind), or undefined for an unmodelled shape. */
+export const columnsOfOutput = (
+  requests: readonly { kind: RecordKind; symbol: string; trend: boolean }[],
+): readonly string[] | undefined => {
+  const first = requests[0];
+  return first && outputColumns(first.kind, { trend: first.trend, contract: carriesContract(requests) });
+};

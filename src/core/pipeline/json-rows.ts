@@ -1,5 +1,5 @@
+import { isTextColumn } from '../model/records.js';
 import { releaseChunks, takeChunk } from './chunk-pool.js';
-import { isTextKey } from './output-state.js';
 import { JSON_ROWS_WASM } from './wasm/json-rows-wasm.js';
 
 /** How records are framed: one per line (ndjson), or as the items of one array (json). */
@@ -58,7 +58,7 @@ function columnTable(columns: readonly string[], framing: JsonFraming): Buffer {
   strings.forEach((bytes, i) => {
     table.writeUInt32LE(at, 16 * i);
     table.writeUInt32LE(bytes.length, 16 * i + 4);
-    if (i > 0) table.writeUInt32LE(isTextKey(columns[i - 1]!) ? 1 : 0, 16 * i + 8);
+    if (i > 0) table.writeUInt32LE(isTextColumn(columns[i - 1]!) ? 1 : 0, 16 * i + 8);
     at += bytes.length;
   });
   const whole = Buffer.concat([table, ...strings]);

@@ -1,8 +1,8 @@
+import type { OutputFormat } from '../model/formats.js';
 import type { RecordShape } from '../model/record-shapes.js';
+import { isTextColumn } from '../model/records.js';
 
-/** Output formats of the download commands (cli.md --format). */
-export type OutputFormat = 'csv' | 'raw' | 'ndjson' | 'json';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['csv', 'raw', 'ndjson', 'json'];
+export type { OutputFormat } from '../model/formats.js';
 
 /** State of one output shared by every response written to it: the csv header and JSON brackets go once. */
 export interface OutputState {
@@ -51,12 +51,8 @@ export function recordToJson(line: string, names: readonly string[] | undefined,
   fields.forEach((field, i) => {
     const key = keys?.[i] ?? `field${i + 1}`;
     const value =
-      field === '' ? 'null' : NUMBER_RE.test(field) && !isTextKey(key) ? field : JSON.stringify(field);
+      field === '' ? 'null' : NUMBER_RE.test(field) && !isTextColumn(key) ? field : JSON.stringify(field);
     parts.push(`${JSON.stringify(key)}:${value}`);
   });
   return `{${parts.join(',')}}`;
 }
-
-/** Whether a column holds codes or names, quoted even when they look numeric. */
-export const isTextKey = (key: string) =>
-  key === 'symbol' || key === 'contract' || key === 'session_code' || key === 'value' || key === 'underlying';

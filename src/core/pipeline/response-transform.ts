@@ -26,7 +26,7 @@ import { type OutputState, recordToJson, writtenColumns } from './output-state.j
 import { type RowRewrite, rowRewriter } from './row-rewrite.js';
 
 export type { OutputFormat, OutputState } from './output-state.js';
-export { closingBytes, newOutputState, OUTPUT_FORMATS, recordToJson } from './output-state.js';
+export { closingBytes, newOutputState, recordToJson } from './output-state.js';
 
 export interface ResponseTransformOptions {
   kind: RecordKind;

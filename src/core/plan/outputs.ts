@@ -1,78 +1,75 @@
 import { normalize } from 'node:path';
 import { usageError } from '../model/errors.js';
-import { checkRewrites } from '../pipeline/row-rewrite.js';
-import type { BatchOptions } from '../run/run-types.js';
-import { describePlan, type PlannedRequest } from './planned-request.js';
-import {
-  checkOutputPath,
-  expandTemplate,
-  isTemplate,
-  placeholdersOf,
-  type TemplateVars,
-} from './templates.js';
+import type { OutputFormat } from '../model/formats.js';
+import type { NameOf } from './names.js';
+import { describePlan, type OutputRef, type PlannedRequest, type RequestPlan } from './planned-request.js';
+import { expandTemplate, isTemplate, placeholdersOf, type TemplateVars } from './templates.js';
+
+/** Where a download writes: the run's stream, one file, or a template that names a file per request. */
+export type OutputTarget =
+  | { kind: 'stream'; gzip: boolean }
+  | { kind: 'file'; path: string; gzip: boolean }
+  | { kind: 'template'; template: string; gzip: boolean };
 
 /**
- * The outputs of a run and the requests of each, after every check a run makes before any request that
- * needs no file system (MDGET_USAGE, exit 2): --columns, --utc and --tz against the format, then the
- * outputs (groupByOutput). runBatch starts with it and --dry-run calls it too, so a dry run refuses what
- * the run would; what the file system says (a file exists, a directory stands in the way) is the run's.
+ * The target of an `output` option (absent: the run's stream). Compression is decided here: asked for,
+ * or named by a `.gz` file (or template) name.
  */
-export function plannedOutputs(
-  plans: readonly PlannedRequest[],
-  options: Pick<BatchOptions, 'output' | 'format' | 'gzip' | 'columns' | 'timeZone'>,
-): Map<string, PlannedRequest[]> {
-  checkRewrites(plans, options);
-  return groupByOutput(plans, options);
+export function outputTargetOf(output: string | undefined, gzip: boolean): OutputTarget {
+  if (output === undefined) return { kind: 'stream', gzip };
+  const compressed = gzip || /\.gz$/i.test(output);
+  return isTemplate(output)
+    ? { kind: 'template', template: output, gzip: compressed }
+    : { kind: 'file', path: output, gzip: compressed };
 }
 
 /**
- * The output of each request and the requests that share one (pure). Checked before any request (issue
- * 10): the path itself, a placeholder with no value for a request (`{end}` without --end), and two
- * requests a template tells apart landing in one file (`{symbol}` of `ES*1` and `ES_1`, or `..`).
+ * Each request with its output (pure). A template is checked before any request: a placeholder with no
+ * value for a request (`{end}` without an end), and two requests it tells apart landing in one file
+ * (`{symbol}` of `ES*1` and `ES_1`, or `..`).
  */
-export function groupByOutput(
-  plans: readonly PlannedRequest[],
-  options: Pick<BatchOptions, 'output' | 'format' | 'gzip'>,
-): Map<string, PlannedRequest[]> {
-  const { output } = options;
-  checkOutputPath(output);
-  const groups = new Map<string, PlannedRequest[]>();
-  if (!isTemplate(output)) {
-    groups.set(output, [...plans]);
-    return groups;
+export function assignOutputs(
+  plans: readonly RequestPlan[],
+  target: OutputTarget,
+  format: OutputFormat,
+  names: NameOf,
+): PlannedRequest[] {
+  if (target.kind === 'stream') return plans.map((plan) => ({ ...plan, output: { kind: 'stream' } }));
+  if (target.kind === 'file') {
+    const output: OutputRef = { kind: 'file', path: target.path };
+    return plans.map((plan) => ({ ...plan, output }));
   }
-  const used = placeholdersOf(output);
-  const base = options.format === 'raw' ? (plans[0]?.jsonBody ? 'json' : 'csv') : options.format;
-  // --gzip names the file: {ext} is csv.gz, unless the template writes .gz itself
-  const ext = options.gzip && !/\.gz$/i.test(output) ? `${base}.gz` : base;
-  const owners = new Map<string, { key: string; plan: PlannedRequest }>();
-  for (const plan of plans) {
+  const { template } = target;
+  const used = placeholdersOf(template);
+  const base = format === 'raw' ? (plans[0]?.jsonBody ? 'json' : 'csv') : format;
+  // compression names the file: {ext} is csv.gz, unless the template writes .gz itself
+  const ext = target.gzip && !/\.gz$/i.test(template) ? `${base}.gz` : base;
+  const owners = new Map<string, { key: string; plan: RequestPlan }>();
+  return plans.map((plan) => {
     const vars: TemplateVars = { symbol: plan.symbol, command: plan.command, ext };
     if (plan.start) Object.assign(vars, { date: plan.start, start: plan.start });
     if (plan.end) vars.end = plan.end;
     for (const key of used) {
       if (vars[key] === undefined)
-        throw usageError(`-o ${output}: {${key}} has no value for ${describePlan(plan)}: ${MISSING[key]}`);
+        throw usageError(
+          `${names('output')} ${template}: {${key}} has no value for ${describePlan(plan)}: give ${names(MISSING[key] ?? 'start')}`,
+        );
     }
-    const target = normalize(expandTemplate(output, vars));
+    const path = normalize(expandTemplate(template, vars));
     const key = used.map((name) => vars[name]).join('\u0000');
-    const owner = owners.get(target);
+    const owner = owners.get(path);
     if (owner && owner.key !== key) {
       throw usageError(
-        `-o ${output}: ${describePlan(owner.plan)} and ${describePlan(plan)} would both write ${target}; use placeholders that tell them apart`,
+        `${names('output')} ${template}: ${describePlan(owner.plan)} and ${describePlan(plan)} would both write ${path}; use placeholders that tell them apart`,
       );
     }
-    owners.set(target, { key, plan });
-    const list = groups.get(target) ?? [];
-    list.push(plan);
-    groups.set(target, list);
-  }
-  return groups;
+    owners.set(path, { key, plan });
+    return { ...plan, output: { kind: 'file', path } };
+  });
 }
 
-/** What to give for a placeholder that has no value. */
-const MISSING: Record<string, string> = {
-  date: 'give --start (or --date)',
-  start: 'give --start',
-  end: 'give --end',
-};
+/** The option that gives a placeholder its value. */
+const MISSING: Partial<Record<keyof TemplateVars, string>> = { date: 'start', start: 'start', end: 'end' };
+
+/** The key that groups a request's output with the others writing to it. */
+export const outputKey = (output: OutputRef): string => (output.kind === 'stream' ? '' : output.path);

@@ -1,15 +1,21 @@
 import type { RecordKind } from '../model/record-shapes.js';
 import type { SeriesRequest } from './series.js';
 
-/** One request of a plan, with what is needed to check, name and report it. */
-export interface PlannedRequest {
+/** Where a request's records go: the run's stream (the CLI's stdout), or a file. */
+export type OutputRef = { kind: 'stream' } | { kind: 'file'; path: string };
+
+/** One request as its command plans it, with what is needed to check, name and report it. */
+export interface RequestPlan {
   url: URL;
   kind: RecordKind;
   command: string;
   /** Symbol, root or comma list the request is for. */
   symbol: string;
-  /** The market's zone when the symbol alone does not tell it (a nearby root such as ES is a future). */
-  zone?: string;
+  /**
+   * The zone the service uses for it: the symbol's market zone, a nearby root's (Central), or
+   * --source-tz. Decided once, when planned (plan/zones.ts).
+   */
+  zone: string;
   /** YYYY-MM-DD labels of the request's window, for templates and the report. */
   start?: string;
   end?: string;
@@ -19,6 +25,11 @@ export interface PlannedRequest {
   series?: SeriesRequest;
   /** Set on a request mdget added to complete a window that came back cut (or may have). */
   continuation?: Continuation;
+}
+
+/** A request of a job: its plan and the output it writes to. */
+export interface PlannedRequest extends RequestPlan {
+  output: OutputRef;
 }
 
 /** Why a request was added: the earlier response reached a known cap (`cut`) or a new high (`probe`). */
@@ -31,7 +42,7 @@ export interface Continuation {
 }
 
 /** A short human label: command, symbol and window ("ticks ESM25 2025-03-13"). */
-export function describePlan(plan: PlannedRequest): string {
+export function describePlan(plan: RequestPlan): string {
   const window = plan.start
     ? ` ${plan.start}${plan.end && plan.end !== plan.start ? `..${plan.end}` : ''}`
     : '';
@@ -40,4 +51,4 @@ export function describePlan(plan: PlannedRequest): string {
 }
 
 /** The endpoint a request goes to (its page name): caps are learned per endpoint. */
-export const endpointOf = (plan: PlannedRequest): string => plan.url.pathname.split('/').pop() ?? '';
+export const endpointOf = (plan: RequestPlan): string => plan.url.pathname.split('/').pop() ?? '';

@@ -1,7 +1,7 @@
 import type { Config } from '../model/config.js';
-import { usageError } from '../model/errors.js';
-import { CENTRAL, isoDay, marketZone, todayIn, type WallTime, wallClockIn } from '../time/dates.js';
-import type { PlannedRequest } from './planned-request.js';
+import type { MinutesVariant } from '../model/options.js';
+import { isoDay, startOfDay, todayIn, type WallTime, wallClockIn } from '../time/dates.js';
+import type { RequestPlan } from './planned-request.js';
 import type { SeriesRequest, SeriesWindow } from './series.js';
 import {
   buildEodDateRangeUrl,
@@ -18,31 +18,41 @@ import {
   type EventsParams,
   type ExtraParams,
   encodeQueryValue,
-  type FuturesOptionsParams,
   type MinutesParams,
   type TicksParams,
 } from './urls.js';
 import { eodRowsPerDay, sessionMinutes, windowMs } from './window-size.js';
-import {
-  checkRange,
-  planDayWindows,
-  planWindows,
-  resolveDayRange,
-  splitByLength,
-  type Window,
-} from './windows.js';
+import { planDayWindows, planWindows, resolveDayRange, splitByLength, type Window } from './windows.js';
 
 /** What every plan needs besides its own parameters. */
 export interface PlanContext {
   config: Config;
-  /** The instant "today" and the data cut-off are taken from, in each symbol's market zone. */
+  /** The instant "today" and the data cut-off are taken from, in each symbol's zone. */
   now: Date;
   extra?: ExtraParams;
   /** --window: the length of the windows a long range is split into, overriding the sizing from rows. */
   windowMs?: number;
   /** --max-rows: the server's cap as the user states it; windows are sized to stay under it. */
   maxRows?: number;
+  /** The zone the service uses for a symbol (plan/zones.ts). */
+  zoneOf(symbol: string): string;
+  /**
+   * The query's dates for a symbol, read in its zone (relative dates and offsets need it); with --update
+   * and no end, the range runs to the end of today.
+   */
+  datesOf(symbol: string): QueryDates;
 }
+
+/** The dates of a query in wall-clock time, each may be open. */
+export interface QueryDates {
+  start?: WallTime;
+  end?: WallTime;
+  /** futopts' trading date. */
+  date?: WallTime;
+}
+
+/** A query's parameters without its dates, which the plan reads per symbol (PlanContext.datesOf). */
+type Undated<P> = Omit<P, 'start' | 'end' | 'date'>;
 
 /** Query budget per request (spec §1.1). */
 export const MAX_QUERY_BYTES = 2000;
@@ -72,48 +82,41 @@ type Build = (window: SeriesWindow) => URL;
 
 /** A planned time-series request of one window; `userLimit` is the user's own --maxrecords. */
 function seriesPlan(
-  base: Omit<PlannedRequest, 'url' | 'series'>,
+  base: Omit<RequestPlan, 'url' | 'series'>,
   window: SeriesWindow,
   series: Omit<SeriesRequest, 'window' | 'provisional' | 'rebuild'>,
   build: Build,
   ctx: PlanContext,
-): PlannedRequest {
+): RequestPlan {
   return {
     ...base,
     ...windowLabels(window),
     url: build(window),
-    series: {
-      ...series,
-      window,
-      rebuild: build,
-      provisional: isProvisional(window, base.zone ?? marketZone(base.symbol), ctx),
-    },
+    series: { ...series, window, rebuild: build, provisional: isProvisional(window, base.zone, ctx) },
   };
 }
 
 /**
- * One ticks request per symbol and calendar day (the service serves one day, spec §2.1), or per shorter
- * window with --window; newest first under --order desc.
+ * One ticks request per symbol and calendar day (the service serves one day), or per shorter window with
+ * --window; newest first under --order desc.
  */
 export function planTicks(
   symbols: readonly string[],
-  params: TicksParams,
+  params: Undated<TicksParams>,
   ctx: PlanContext,
-): PlannedRequest[] {
-  checkRange(params.start, params.end);
-  if (ctx.windowMs !== undefined && ctx.windowMs > DAY_MS) {
-    throw usageError('--window: ticks are served one day per request: use a window of 1d or less, e.g. 1h');
-  }
+): RequestPlan[] {
   const order = params.order ?? 'asc';
   return symbols.flatMap((symbol) => {
-    const range = resolveDayRange(params.start, params.end, () => todayIn(marketZone(symbol), ctx.now));
+    const zone = ctx.zoneOf(symbol);
+    const { start, end } = ctx.datesOf(symbol);
+    const range = resolveDayRange(start, end, () => todayIn(zone, ctx.now));
     const windows = ctx.windowMs === undefined ? planDayWindows(range) : planWindows(range, ctx.windowMs);
     if (order === 'desc') windows.reverse();
     const build: Build = (window) =>
       buildTicksUrl(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
     return windows.map((window) =>
       seriesPlan(
-        { kind: 'ticks', command: 'ticks', symbol, trend: params.trend ?? false },
+        { kind: 'ticks', command: 'ticks', symbol, zone, trend: params.trend ?? false },
         window,
         { order, resolution: 'second', filterEnd: true, ...limitOf(params.maxrecords) },
         build,
@@ -123,19 +126,16 @@ export function planTicks(
   });
 }
 
-export type MinutesVariant = 'minutes' | 'nearby' | 'form-t';
-
 /**
- * Minutes requests per symbol, a range split into windows sized from the bars a day holds (issue 8),
- * newest first under --order desc. With the user's --maxrecords the request goes as asked, unsplit.
+ * Minutes requests per symbol, a range split into windows sized from the bars a day holds, newest first
+ * under --order desc. With the user's --maxrecords the request goes as asked, unsplit.
  */
 export function planMinutes(
   symbols: readonly string[],
-  params: MinutesParams,
+  params: Undated<MinutesParams>,
   variant: MinutesVariant,
   ctx: PlanContext,
-): PlannedRequest[] {
-  checkRange(params.start, params.end);
+): RequestPlan[] {
   const builder =
     variant === 'nearby'
       ? buildNearbyMinutesUrl
@@ -145,21 +145,17 @@ export function planMinutes(
   const kind = variant === 'nearby' ? ('nearbyMinutes' as const) : ('minutes' as const);
   const order = params.order ?? 'asc';
   return symbols.flatMap((symbol) => {
+    const zone = ctx.zoneOf(symbol);
+    const { start, end } = ctx.datesOf(symbol);
     const build: Build = (window) =>
       builder(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
-    // nearby minutes take futures roots (ES), which the symbol rule would read as equities
-    const zone = variant === 'nearby' ? CENTRAL : marketZone(symbol);
     const base = { kind, command: 'minutes', symbol, zone, trend: params.trend ?? false };
     const series = { order, resolution: 'minute' as const, filterEnd: true, ...limitOf(params.maxrecords) };
     if (params.maxrecords !== undefined) {
-      // As asked: maxrecords picks the first (or last) N of the range the service resolves (spec §1.6, §5).
-      const window = {
-        ...(params.start ? { start: params.start } : {}),
-        ...(params.end ? { end: params.end } : {}),
-      };
-      return [seriesPlan(base, window, series, build, ctx)];
+      // As asked: maxrecords picks the first (or last) N of the range the service resolves.
+      return [seriesPlan(base, { ...(start ? { start } : {}), ...(end ? { end } : {}) }, series, build, ctx)];
     }
-    const range = resolveDayRange(params.start, params.end, () => todayIn(zone, ctx.now));
+    const range = resolveDayRange(start, end, () => todayIn(zone, ctx.now));
     const rowsPerDay = sessionMinutes(symbol, variant) / (params.interval ?? 1);
     const windows = planWindows(range, ctx.windowMs ?? windowMs(rowsPerDay, ctx.maxRows));
     if (order === 'desc') windows.reverse();
@@ -171,28 +167,30 @@ export function planMinutes(
  * EOD requests per symbol. A daily range with a start is split into windows sized from the trading days
  * they hold; longer periods, and a range without a start, go as one window completed by continuations.
  */
-export function planEod(symbols: readonly string[], params: EodParams, ctx: PlanContext): PlannedRequest[] {
-  checkRange(params.start, params.end);
+export function planEod(
+  symbols: readonly string[],
+  params: Undated<EodParams>,
+  ctx: PlanContext,
+): RequestPlan[] {
   const order = params.order ?? 'asc';
   const daily = (params.period ?? 'daily') === 'daily';
-  // The service ignores maxrecords when a start is given (spec §1.6): then it limits nothing.
-  const userLimit = params.start ? undefined : params.maxrecords;
   return symbols.flatMap((symbol) => {
+    const zone = ctx.zoneOf(symbol);
+    const { start, end } = ctx.datesOf(symbol);
+    // The service ignores maxrecords when a start is given: then it limits nothing.
+    const userLimit = start ? undefined : params.maxrecords;
     const build: Build = (window) =>
       buildEodUrl(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
-    const base = { kind: 'eod' as const, command: 'eod', symbol, trend: params.trend ?? false };
+    const base = { kind: 'eod' as const, command: 'eod', symbol, zone, trend: params.trend ?? false };
     const series = { order, resolution: 'day' as const, filterEnd: daily, ...limitOf(userLimit) };
-    let windows: SeriesWindow[] = [
-      { ...(params.start ? { start: params.start } : {}), ...(params.end ? { end: params.end } : {}) },
-    ];
-    if (daily && params.start && userLimit === undefined) {
-      const end = params.end ?? new Date(todayIn(marketZone(symbol), ctx.now).getTime() + DAY_MS);
+    let windows: SeriesWindow[] = [{ ...(start ? { start } : {}), ...(end ? { end } : {}) }];
+    if (daily && start && userLimit === undefined) {
       const split = planWindows(
-        { start: params.start, end },
+        { start, end: end ?? new Date(todayIn(zone, ctx.now).getTime() + DAY_MS) },
         ctx.windowMs ?? windowMs(eodRowsPerDay(params.period), ctx.maxRows),
       );
-      // Without --end the last window stays open: the service decides where its data ends.
-      windows = split.map((w, i) => (i === split.length - 1 && !params.end ? { start: w.start } : w));
+      // Without an end the last window stays open: the service decides where its data ends.
+      windows = split.map((w, i) => (i === split.length - 1 && !end ? { start: w.start } : w));
       if (order === 'desc') windows.reverse();
     }
     return windows.map((window) => seriesPlan(base, window, series, build, ctx));
@@ -208,31 +206,37 @@ function symbolLists(symbols: readonly string[], base: (list: string[]) => URL):
   return splitByLength(symbols, (s) => encodeQueryValue(s).length + 1, MAX_QUERY_BYTES - fixed);
 }
 
-/** Events: one request with all symbols, split only past the query budget (spec §2.6). */
+/**
+ * Events: one request with all symbols, split only past the query budget. Its dates are read in the first
+ * symbol's zone: a list request has one range.
+ */
 export function planEvents(
   symbols: readonly string[],
-  params: EventsParams,
+  params: Undated<EventsParams>,
   ctx: PlanContext,
-): PlannedRequest[] {
-  checkRange(params.start, params.end);
-  const build = (list: readonly string[]) => buildEventsUrl(ctx.config, list, params, ctx.extra);
+): RequestPlan[] {
+  const first = symbols[0] ?? '';
+  const { start, end } = ctx.datesOf(first);
+  const dated = { ...params, ...(start ? { start } : {}), ...(end ? { end } : {}) };
+  const build = (list: readonly string[]) => buildEventsUrl(ctx.config, list, dated, ctx.extra);
   return symbolLists(symbols, build).map((list) => ({
     url: build(list),
     kind: 'events' as const,
     command: 'events',
     symbol: list.join(','),
-    ...(params.start ? { start: label(params.start) } : {}),
-    ...(params.end ? { end: label(params.end) } : {}),
+    zone: ctx.zoneOf(first),
+    ...(start ? { start: label(start) } : {}),
+    ...(end ? { end: label(end) } : {}),
     trend: false,
   }));
 }
 
-/** Date ranges of the minute or EOD database for a symbol list (spec §2.7). */
+/** Date ranges of the minute or EOD database for a symbol list. */
 export function planDateRange(
   database: 'minutes' | 'eod',
   symbols: readonly string[],
   ctx: PlanContext,
-): PlannedRequest[] {
+): RequestPlan[] {
   const build = (list: readonly string[]) =>
     database === 'minutes'
       ? buildMinuteDateRangeUrl(ctx.config, list, ctx.extra)
@@ -242,25 +246,26 @@ export function planDateRange(
     kind: 'dateRange' as const,
     command: 'daterange',
     symbol: list.join(','),
+    zone: ctx.zoneOf(symbols[0] ?? ''),
     trend: false,
   }));
 }
 
-/** Futures options: one request per root, CSV or JSON (spec §2.8). */
-export function planFuturesOptions(
-  roots: readonly string[],
-  params: FuturesOptionsParams,
-  json: boolean,
-  ctx: PlanContext,
-): PlannedRequest[] {
+/** Futures options: one request per root, CSV or JSON, for a trading date (a whole day). */
+export function planFuturesOptions(roots: readonly string[], json: boolean, ctx: PlanContext): RequestPlan[] {
   const build = json ? buildFuturesOptionsJsonUrl : buildFuturesOptionsUrl;
-  return roots.map((root) => ({
-    url: build(ctx.config, root, params, ctx.extra),
-    kind: json ? ('opaque' as const) : ('futuresOptions' as const),
-    command: 'futopts',
-    symbol: root,
-    ...(params.date ? { start: label(params.date), end: label(params.date) } : {}),
-    trend: false,
-    jsonBody: json,
-  }));
+  return roots.map((root) => {
+    const { date } = ctx.datesOf(root);
+    const day = date && startOfDay(date);
+    return {
+      url: build(ctx.config, root, day ? { date: day } : {}, ctx.extra),
+      kind: json ? ('opaque' as const) : ('futuresOptions' as const),
+      command: 'futopts',
+      symbol: root,
+      zone: ctx.zoneOf(root),
+      ...(day ? { start: label(day), end: label(day) } : {}),
+      trend: false,
+      jsonBody: json,
+    };
+  });
 }

@@ -12,19 +12,21 @@ const PLACEHOLDER = /\{([^{}]*)\}/g;
 const KNOWN = new Set<string>(TEMPLATE_KEYS);
 
 /**
- * Throws MDGET_USAGE for an output path no request should be sent for (issue 10): empty, naming a
- * directory (a trailing slash), or holding a placeholder mdget does not know (a typo such as `{sym}` would
- * otherwise merge every symbol into one file).
+ * Throws MDGET_USAGE for an output path no request should be sent for: empty, naming a directory (a
+ * trailing slash), or holding a placeholder mdget does not know (a typo such as `{sym}` would otherwise
+ * merge every symbol into one file). `name` is how the caller names the option (`-o`).
  */
-export function checkOutputPath(output: string): void {
+export function checkOutputPath(output: string, name: string): void {
   if (output === '')
-    throw usageError("-o '': give a file name, a template such as 'data/{symbol}.csv', or - for stdout");
-  if (output !== '-' && /[/\\]$/.test(output)) {
-    throw usageError(`-o ${output}: names a directory; give a file name such as ${output}data.csv`);
+    throw usageError(`${name} '': give a file name, a template such as 'data/{symbol}.csv', or - for stdout`);
+  if (/[/\\]$/.test(output)) {
+    throw usageError(`${name} ${output}: names a directory; give a file name such as ${output}data.csv`);
   }
   for (const [, key] of output.matchAll(PLACEHOLDER)) {
     if (!KNOWN.has(key ?? '')) {
-      throw usageError(`-o ${output}: unknown placeholder {${key}}; use {${TEMPLATE_KEYS.join('}, {')}}`);
+      throw usageError(
+        `${name} ${output}: unknown placeholder {${key}}; use {${TEMPLATE_KEYS.join('}, {')}}`,
+      );
     }
   }
 }

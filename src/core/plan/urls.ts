@@ -1,4 +1,5 @@
 import type { Config } from '../model/config.js';
+import type { ExtraParams } from '../model/options.js';
 import {
   dateRangeParams,
   eodParams,
@@ -12,8 +13,7 @@ import {
 } from '../model/params.js';
 import { formatServiceDate, type WallTime } from '../time/dates.js';
 
-/** Extra query parameters passed through unchanged (--param key=value). */
-export type ExtraParams = readonly (readonly [string, string])[];
+export type { ExtraParams } from '../model/options.js';
 
 /** Parameters of each request builder, derived from its table in params.ts (one declaration, no drift). */
 export type TicksParams = ParamsOf<typeof ticksParams>;

@@ -1,5 +1,4 @@
-import { MdgetError } from '../model/errors.js';
-import { addDays, isoDay, startOfDay, type WallTime } from '../time/dates.js';
+import { addDays, startOfDay, type WallTime } from '../time/dates.js';
 
 const DAY_MS = 86_400_000;
 
@@ -27,16 +26,6 @@ export function resolveDayRange(
   }
   const day = today(); // only asked for when needed: Intl's first use costs ~25 ms of start-up
   return { start: day, end: addDays(day, 1) };
-}
-
-/** Throws a usage error when end is not after start (end is exclusive, as on the service). */
-export function checkRange(start: WallTime | undefined, end: WallTime | undefined): void {
-  if (start && end && end.getTime() <= start.getTime()) {
-    throw new MdgetError(
-      'MDGET_USAGE',
-      `--end ${isoDay(end)} must be after --start ${isoDay(start)} (end is exclusive: use the day after)`,
-    );
-  }
 }
 
 /** Splits a range at midnights into calendar-day windows (the service confines ticks to one day, §2.1). */

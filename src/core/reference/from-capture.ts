@@ -22,9 +22,9 @@ import { checkOutput, writeEntries } from './output.js';
  * since the check reads the capture twice with flat memory; the file is removed afterwards.
  */
 export async function runCapture(options: CaptureRunOptions, deps: OutputDeps): Promise<ReferenceResult> {
-  checkTablesOptions(options);
+  checkTablesOptions(options, deps.names);
   if (typeof options.capture === 'string') await checkCaptureFile(options.capture);
-  const target = await checkOutput(options, options.format === 'sqlite');
+  const target = await checkOutput(options, options.format === 'sqlite', deps.names);
   let spool: string | undefined;
   try {
     let path: string;

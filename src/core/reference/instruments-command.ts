@@ -12,7 +12,7 @@ import {
   type ReferenceResult,
   type ReferenceRunDeps,
 } from './options.js';
-import { checkOutput, writeEntries, writeOutput } from './output.js';
+import { checkOutput, outputOf, writeEntries, writeOutput } from './output.js';
 
 export type { Exchange } from './exchanges.js';
 export type { ExchangesFormat } from './exchanges-format.js';
@@ -30,16 +30,16 @@ export async function runExchanges(
   config: Config,
   deps: ReferenceRunDeps,
 ): Promise<ReferenceResult> {
-  checkExchangesOptions(options);
+  checkExchangesOptions(options, deps.names);
   requireConfig(config, ['extras']);
-  const target = await checkOutput(options);
+  const target = await checkOutput(options, false, deps.names);
   const { exchanges, xml } = await fetchExchanges(config, deps);
   if (options.format === 'xml') {
     const result = await writeOutput(target, deps, async (out) => {
       await writeTo(out, xml);
       return exchanges.length;
     });
-    return { ...result, output: options.output };
+    return { ...result, ...outputOf(options) };
   }
   const list = options.find === undefined ? exchanges : findExchanges(exchanges, options.find);
   if (list.length === 0) {
@@ -54,7 +54,7 @@ export async function runExchanges(
     await writeTo(out, exchangesTo(format, list));
     return list.length;
   });
-  return { ...result, output: options.output };
+  return { ...result, ...outputOf(options) };
 }
 
 /**
@@ -67,9 +67,9 @@ export async function runInstruments(
   config: Config,
   deps: ReferenceRunDeps,
 ): Promise<InstrumentsResult> {
-  checkTablesOptions(options);
+  checkTablesOptions(options, deps.names);
   requireConfig(config, ['extras', 'instruments']);
-  const target = await checkOutput(options, options.format === 'sqlite');
+  const target = await checkOutput(options, options.format === 'sqlite', deps.names);
   const { exchanges } = await fetchExchanges(config, deps);
   const exchange = resolveExchange(exchanges, options.exchange);
   const download = await downloadInstruments(config, exchange, deps);

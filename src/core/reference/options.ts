@@ -1,4 +1,5 @@
 import { usageError } from '../model/errors.js';
+import { type NameOf, optionNames } from '../plan/names.js';
 import { checkOutputPath } from '../plan/templates.js';
 import type { ProgressEvent } from '../run/run-types.js';
 import type { Transport } from '../run/scheduler.js';
@@ -14,9 +15,9 @@ export type ExchangesOutputFormat = ExchangesFormat | 'xml';
 /** Output formats of `instruments`: the profile tables as a stream, or a SQLite database file. */
 export type InstrumentsFormat = TableStreamFormat | 'sqlite';
 
-/** Where a reference command writes: `-` = stdout, else a file written atomically; `force` overwrites. */
+/** Where a reference command writes: a file written atomically (absent: the run's stream); `force` overwrites. */
 export interface OutputOptions {
-  output: string;
+  output?: string;
   force: boolean;
 }
 
@@ -42,9 +43,11 @@ export interface CaptureRunOptions extends TablesOptions {
   capture: string | NodeJS.ReadableStream;
 }
 
-/** What writing needs: stdout for `-`, the run's abort signal, and a listener for notes and warnings. */
+/** What writing needs: the run's stream, its abort signal, a listener for notes, how to name options. */
 export interface OutputDeps {
   stdout: NodeJS.WritableStream;
+  /** How messages name options (`--force` for the CLI); default: the library's option names. */
+  names?: NameOf;
   signal?: AbortSignal;
   /** Notes for stderr: nothing matched, zero instruments, repeated marketIds (last wins). */
   onNote?: (message: string) => void;
@@ -70,7 +73,8 @@ export interface FetchedExchanges {
 /** The outcome of a reference command: rows written (instruments or exchanges) and where. */
 export interface ReferenceResult {
   written: number;
-  output: string;
+  /** The file written; absent for the run's stream. */
+  output?: string;
   /** The reader of stdout went away: the run stopped quietly (exit 0). */
   stdoutClosed: boolean;
   /** Row counts per table, for `--format sqlite`. */
@@ -86,24 +90,26 @@ export interface InstrumentsResult extends ReferenceResult {
  * Throws MDGET_USAGE for option sets no writer can honour: an empty `-o` or one ending in `/` (as for a
  * download, so --dry-run refuses it too), sqlite to stdout, `table` outside csv.
  */
-export function checkTablesOptions(options: TablesOptions): void {
-  checkOutputPath(options.output);
-  if (options.format === 'sqlite' && options.output === '-') {
-    throw usageError('--format sqlite needs -o <file>: a database cannot be written to stdout');
+export function checkTablesOptions(options: TablesOptions, names: NameOf = optionNames): void {
+  if (options.output !== undefined) checkOutputPath(options.output, names('output'));
+  if (options.format === 'sqlite' && options.output === undefined) {
+    throw usageError(
+      `${names('format')} sqlite needs ${names('output')} <file>: a database cannot be written to a stream`,
+    );
   }
   if (options.table !== undefined && options.format !== 'csv') {
     throw usageError(
-      `--table applies to --format csv only (${options.format} carries every table); drop it or use --format csv`,
+      `${names('table')} applies to ${names('format')} csv only (${options.format} carries every table); drop it or use ${names('format')} csv`,
     );
   }
 }
 
 /** Throws MDGET_USAGE for a malformed `-o`, or `find` with `xml`, whose bytes go out unchanged and unfiltered. */
-export function checkExchangesOptions(options: ExchangesOptions): void {
-  checkOutputPath(options.output);
+export function checkExchangesOptions(options: ExchangesOptions, names: NameOf = optionNames): void {
+  if (options.output !== undefined) checkOutputPath(options.output, names('output'));
   if (options.find !== undefined && options.format === 'xml') {
     throw usageError(
-      '--find cannot filter --format xml (the service bytes pass through): use csv, json or ndjson',
+      `${names('find')} cannot filter ${names('format')} xml (the service bytes pass through): use csv, json or ndjson`,
     );
   }
 }

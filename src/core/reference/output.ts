@@ -1,15 +1,17 @@
 import type { Writable } from 'node:stream';
-import { isMdgetError, MdgetError, usageError } from '../model/errors.js';
+import { isMdgetError, usageError } from '../model/errors.js';
+import { type NameOf, optionNames } from '../plan/names.js';
+import type { OutputRef } from '../plan/planned-request.js';
 import type { Sink } from '../sink/atomic-file.js';
 import { openSink } from '../sink/open-sink.js';
-import { directoryTargetError, makeDirectoriesFor, targetKind, writtenPath } from '../sink/targets.js';
+import { checkTarget, makeDirectoriesFor, writtenPath } from '../sink/targets.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import type { OutputDeps, ReferenceResult, TablesOptions } from './options.js';
 import { writeTables } from './table-writers.js';
 
-/** An output checked before any request: `-`, a file written by rename, or a special file written directly. */
+/** An output checked before any request: the stream, a file written by rename, or a special file. */
 export interface CheckedOutput {
-  output: string;
+  output: OutputRef;
   /** A device, FIFO or stream named by a path (writers/targets.ts): never replaced, never refused as existing. */
   special: boolean;
 }
@@ -20,24 +22,23 @@ export interface CheckedOutput {
  * SQLite database, built beside its target and renamed, cannot be (exit 2).
  */
 export async function checkOutput(
-  options: { output: string; force: boolean },
+  options: { output?: string; force: boolean },
   database = false,
+  names: NameOf = optionNames,
 ): Promise<CheckedOutput> {
-  const { output, force } = options;
-  if (output === '-') return { output, special: false };
-  const kind = targetKind(output);
+  const { output: path, force } = options;
+  if (path === undefined) return { output: { kind: 'stream' }, special: false };
+  const output: OutputRef = { kind: 'file', path };
+  const kind = checkTarget(path, force, names);
   if (kind === 'special') {
     if (database) {
       throw usageError(
-        `-o ${output}: --format sqlite needs a regular file (a database is built beside it and renamed), not a device, FIFO or stream`,
+        `${names('output')} ${path}: ${names('format')} sqlite needs a regular file (a database is built beside it and renamed), not a device, FIFO or stream`,
       );
     }
     return { output, special: true };
   }
-  if (kind === 'file' && !force)
-    throw new MdgetError('MDGET_IO', `${output} exists: pass --force to overwrite it`);
-  if (kind === 'directory') throw directoryTargetError(output);
-  if (kind === 'missing') await makeDirectoriesFor([output]);
+  if (kind === 'missing') await makeDirectoriesFor([path], names('output'));
   return { output, special: false };
 }
 
@@ -74,15 +75,21 @@ export async function writeEntries(
   if (options.format === 'sqlite') {
     // Loaded here: importing the library must not load a native addon (STYLE §3).
     const { writeSqlite } = await import('./sqlite-writer.js');
-    const counts = await writeSqlite(entries, await writtenPath(target.output), {
+    // a database is a file (checkTablesOptions refused a stream)
+    const path = target.output.kind === 'file' ? target.output.path : '';
+    const counts = await writeSqlite(entries, await writtenPath(path), {
       onWarning: (m) => deps.onNote?.(m),
     });
-    return { written: counts.instruments, output: options.output, stdoutClosed: false, sqlite: counts };
+    return { written: counts.instruments, output: path, stdoutClosed: false, sqlite: counts };
   }
   const format = options.format;
   const table = options.table;
   const result = await writeOutput(target, deps, (out) =>
     writeTables(format, entries, out, table === undefined ? {} : { table }),
   );
-  return { ...result, output: options.output };
+  return { ...result, ...outputOf(options) };
 }
+
+/** A result's output: the file written, absent for the stream. */
+export const outputOf = (options: { output?: string }): { output?: string } =>
+  options.output === undefined ? {} : { output: options.output };

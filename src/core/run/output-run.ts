@@ -4,28 +4,35 @@ import { pipeline } from 'node:stream/promises';
 import { type BodySource, type OpenDeps, openBody } from '../http/open-body.js';
 import { toMdgetError } from '../http/to-mdget-error.js';
 import { MdgetError } from '../model/errors.js';
-import { outputColumns } from '../model/record-shapes.js';
+import { columnsOfOutput } from '../model/record-shapes.js';
 import { redactUrl } from '../model/redact.js';
 import { forwardTo } from '../pipeline/forward-to.js';
 import { closingBytes, newOutputState, type OutputState } from '../pipeline/output-state.js';
 import { ResponseTransform } from '../pipeline/response-transform.js';
-import { pickColumns } from '../pipeline/row-rewrite.js';
-import { type Continuation, describePlan, endpointOf, type PlannedRequest } from '../plan/planned-request.js';
+import type { RunSettings } from '../plan/job.js';
+import { optionNames } from '../plan/names.js';
+import {
+  type Continuation,
+  describePlan,
+  endpointOf,
+  type OutputRef,
+  type PlannedRequest,
+} from '../plan/planned-request.js';
+import { pickColumns } from '../plan/rules.js';
 import { continuationWindow } from '../plan/series.js';
 import { type Sink, writeTo } from '../sink/atomic-file.js';
-import { gzipped, gzipSink } from '../sink/gzip-sink.js';
+import { gzipSink } from '../sink/gzip-sink.js';
 import { openSink } from '../sink/open-sink.js';
 import { markProvisional } from '../sink/provisional.js';
-import { marketZone } from '../time/dates.js';
 import type { CutTracker } from './cut-tracker.js';
-import type { BatchOptions, PlanEvent, RequestResult, RunDeps } from './run-types.js';
+import type { PlanEvent, RequestResult, RunDeps } from './run-types.js';
 import type { RequestScheduler } from './scheduler.js';
 import { Spools } from './spools.js';
 import { copyGzipPrefix } from './update.js';
 
-/** The requests that write one output (a file, or `-`), in the order their bytes go out. */
+/** The requests that write one output (a file, or the run's stream), in the order their bytes go out. */
 export interface OutputGroup {
-  target: string;
+  output: OutputRef;
   items: OutputItem[];
   /** --update: bytes of the existing file kept before the new rows (update.ts). */
   keepBytes?: number;
@@ -33,9 +40,9 @@ export interface OutputGroup {
   special?: boolean;
 }
 
-/** Whether an output's csv has a `contract` column: any of its symbols can carry one (nearby, `ROOT*n`). */
-export const hasContractColumn = (group: OutputGroup): boolean =>
-  group.items.some((i) => i.plan.kind === 'nearbyMinutes' || i.plan.symbol.includes('*'));
+/** The file an output writes, or undefined for the run's stream. */
+const pathOf = (group: OutputGroup): string | undefined =>
+  group.output.kind === 'file' ? group.output.path : undefined;
 
 export interface OutputItem {
   plan: PlannedRequest;
@@ -69,7 +76,7 @@ const openDeps = (deps: RunDeps, run: RunState): OpenDeps => ({
  */
 export async function runOutput(
   group: OutputGroup,
-  options: BatchOptions,
+  options: RunSettings,
   deps: RunDeps,
   run: RunState,
 ): Promise<MdgetError | undefined> {
@@ -78,15 +85,15 @@ export async function runOutput(
     const failure = await runOutputOnce(group, options, deps, run);
     const again =
       failure?.code === 'MDGET_NETWORK' &&
-      group.target !== '-' &&
+      group.output.kind === 'file' &&
       attempt <= deps.retry.retries &&
       !deps.signal?.aborted;
     if (!again) return failure;
     run.scheduler.retried({
-      url: group.target,
+      url: pathOf(group) ?? '',
       attempt,
       delayMs: 0,
-      reason: `starting ${group.target} over: ${failure.message}`,
+      reason: `starting ${pathOf(group)} over: ${failure.message}`,
     });
     group.items.splice(planned); // continuations are found again
     for (const { result } of group.items)
@@ -96,17 +103,18 @@ export async function runOutput(
 
 async function runOutputOnce(
   group: OutputGroup,
-  options: BatchOptions,
+  settings: RunSettings,
   deps: RunDeps,
   run: RunState,
 ): Promise<MdgetError | undefined> {
-  const gzip = gzipped(group.target, options.gzip);
+  const path = pathOf(group);
+  const { gzip } = settings;
   let sink: Sink;
   try {
-    sink = await openSink(group.target, {
+    sink = await openSink(group.output, {
       stdout: deps.stdout,
       special: group.special ?? false,
-      fsync: options.fsync ?? true,
+      fsync: settings.fsync,
       // a gzip file cannot be cut in place: its kept rows are recompressed below
       ...(group.keepBytes === undefined || gzip ? {} : { keepBytes: group.keepBytes }),
     });
@@ -116,36 +124,36 @@ async function runOutputOnce(
   if (gzip) {
     sink = gzipSink(sink);
     try {
-      if (group.keepBytes) await copyGzipPrefix(group.target, group.keepBytes, sink.stream);
+      if (group.keepBytes && path) await copyGzipPrefix(path, group.keepBytes, sink.stream);
     } catch (error) {
       await sink.abort();
+      const update = (deps.names ?? optionNames)('update');
       return toMdgetError(
-        new MdgetError('MDGET_IO', `--update cannot read ${group.target}: ${(error as Error).message}`),
+        new MdgetError('MDGET_IO', `${update} cannot read ${path}: ${(error as Error).message}`),
       );
     }
   }
-  const first = group.items[0]!.plan;
   const output = newOutputState(
-    options.format,
-    options.header,
-    outputColumns(first.kind, { trend: first.trend, contract: hasContractColumn(group) }),
+    settings.format,
+    settings.header,
+    columnsOfOutput(group.items.map((i) => i.plan)),
   );
   const columns = output.columns;
-  if (options.columns && columns) output.pick = pickColumns(options.columns, columns);
+  if (settings.columns && columns)
+    output.pick = pickColumns(settings.columns, columns, deps.names ?? optionNames);
   // The kept bytes of an --update start with the header.
   if (group.keepBytes) output.headerWritten = true;
-  // beside the output; a device's directory (/dev) is no place for them, nor is stdout's
-  const spoolDir =
-    options.tempDir ?? (group.target === '-' || group.special ? tmpdir() : dirname(group.target));
+  // beside the output; a device's directory (/dev) is no place for them, nor is a stream's
+  const spoolDir = settings.tempDir ?? (path === undefined || group.special ? tmpdir() : dirname(path));
   const spools = new Spools<OutputItem>(
     spoolDir,
-    Math.min(options.concurrency, 16) - 1,
+    Math.min(settings.concurrency, 16) - 1,
     (item, signal) => openBody(item.plan.url, openDeps(deps, run), 'csv', { priority: 'ahead', signal }),
-    (item, bytes, source) => progress(deps, run, item, group.target, source, bytes, 0, false),
+    (item, bytes, source) => progress(deps, run, item, path, source, bytes, 0, false),
     deps.signal,
   );
   try {
-    return await writeOutput(group, sink, output, spools, options, deps, run);
+    return await writeOutput(group, sink, output, spools, settings, deps, run);
   } finally {
     await spools.dispose();
   }
@@ -166,7 +174,7 @@ async function writeOutput(
   sink: Sink,
   output: OutputState,
   spools: Spools<OutputItem>,
-  options: BatchOptions,
+  options: RunSettings,
   deps: RunDeps,
   run: RunState,
 ): Promise<MdgetError | undefined> {
@@ -216,8 +224,10 @@ async function writeOutput(
     return dropSink(error, sink, run);
   }
   const provisional = items.some((i) => i.plan.series?.provisional);
-  const commit = finalize(group.special ? '-' : group.target, sink, provisional, run);
-  if (group.target === '-') return commit;
+  const path = pathOf(group);
+  // a special file (a FIFO, a device) is written as it is: no provisional marker beside it
+  const commit = finalize(group.special ? undefined : path, sink, provisional, run);
+  if (path === undefined) return commit;
   // A file's fsync and rename overlap the next output's download; the batch awaits them all (issue 9). At
   // most COMMITS_IN_FLIGHT wait, each holding its file open.
   const tracked = commit.then((failure) => failure && failCommitted(group, failure));
@@ -230,16 +240,16 @@ async function writeOutput(
 
 const COMMITS_IN_FLIGHT = 16;
 
-/** Makes an output final: sync, close, rename; the provisional marker follows. */
+/** Makes an output final: sync, close, rename; the provisional marker of a file follows. */
 async function finalize(
-  target: string,
+  target: string | undefined,
   sink: Sink,
   provisional: boolean,
   run: RunState,
 ): Promise<MdgetError | undefined> {
   try {
     await sink.commit();
-    if (target !== '-') await markProvisional(target, provisional);
+    if (target !== undefined) await markProvisional(target, provisional);
     return undefined;
   } catch (error) {
     return dropSink(error, sink, run);
@@ -307,7 +317,7 @@ function progress(
   deps: RunDeps,
   run: RunState,
   item: OutputItem,
-  output: string,
+  output: string | undefined,
   source: BodySource,
   bytes: number,
   rows: number,
@@ -317,7 +327,7 @@ function progress(
   deps.onProgress?.({
     id: idOf(item, run),
     label: describePlan(item.plan),
-    output,
+    ...(output === undefined ? {} : { output }),
     bytes,
     wireBytes: source.wire(),
     ...(source.wireTotal === undefined ? {} : { wireTotal: source.wireTotal }),
@@ -332,7 +342,7 @@ async function fetchInto(
   body: Promise<BodySource>,
   sink: Sink,
   output: OutputState,
-  options: BatchOptions,
+  options: RunSettings,
   deps: RunDeps,
   run: RunState,
 ): Promise<ResponseTransform> {
@@ -357,7 +367,7 @@ async function fetchInto(
       ? {
           timeZone: {
             target: options.timeZone,
-            source: options.sourceTimeZone ?? plan.zone ?? marketZone(plan.symbol),
+            source: plan.zone,
             order: plan.series?.order ?? 'asc',
           },
         }

@@ -1,99 +1,78 @@
 import { interruptedError, MdgetError } from '../model/errors.js';
+import { carriesContract } from '../model/record-shapes.js';
 import { redactUrl } from '../model/redact.js';
-import { plannedOutputs } from '../plan/outputs.js';
+import type { Job, RunSettings } from '../plan/job.js';
+import { optionNames } from '../plan/names.js';
+import { outputKey } from '../plan/outputs.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
-import { gzipped } from '../sink/gzip-sink.js';
 import { isFinal } from '../sink/provisional.js';
-import { directoryTargetError, makeDirectoriesFor, type TargetKind, targetKind } from '../sink/targets.js';
-import { marketZone } from '../time/dates.js';
+import { checkTarget, makeDirectoriesFor, type TargetKind } from '../sink/targets.js';
 import { CutTracker } from './cut-tracker.js';
-import {
-  hasContractColumn,
-  type OutputGroup,
-  type OutputItem,
-  type RunState,
-  runOutput,
-} from './output-run.js';
-import type { BatchOptions, BatchResult, RequestResult, RunDeps } from './run-types.js';
+import { type OutputGroup, type OutputItem, type RunState, runOutput } from './output-run.js';
+import type { BatchResult, RequestResult, RunDeps } from './run-types.js';
 import { RequestScheduler } from './scheduler.js';
 import { readResumePoint, resumeItems } from './update.js';
 
 /**
- * Runs the planned requests: outputs are checked for clobbering and their directories created before the
- * first request; requests for one output run in order and are concatenated, completed by further requests
- * where a response was cut; separate outputs run `concurrency` at a time. An output is committed only when
- * all its requests succeeded.
+ * Runs a job (plan/resolve.ts). Every output is looked at before anything is created or sent: one in the
+ * way is refused, one that exists is resumed (--update), skipped (--skip-existing) or replaced (--force);
+ * then the directories of new outputs are made. Outputs run `concurrency` at a time, each writing its
+ * requests in order, completed by further requests where a response was cut; the scheduler holds the
+ * requests in flight to `concurrency` across them all. An output is committed only when all its requests
+ * succeeded.
  */
-export async function runBatch(
-  plans: readonly PlannedRequest[],
-  options: BatchOptions,
-  deps: RunDeps,
-): Promise<BatchResult> {
-  const groups: OutputGroup[] = [...plannedOutputs(plans, options)].map(([target, list]) => ({
-    target,
-    items: list.map((plan) => ({
-      plan,
-      result: {
-        url: redactUrl(plan.url),
-        symbol: plan.symbol,
-        ...(plan.start ? { start: plan.start } : {}),
-        ...(plan.end ? { end: plan.end } : {}),
-        status: 'not-run' as const,
-        rows: 0,
-        bytes: 0,
-        durationMs: 0,
-        output: target,
-      },
-    })),
-  }));
+export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
+  const { settings } = job;
+  const names = deps.names ?? optionNames;
+  const groups = groupsOf(job.requests);
   const pending: OutputGroup[] = [];
   const resumedAway: RequestResult[] = [];
-  // Every target is looked at before anything is created or sent (issue 10): a refusal leaves no trace.
   const kinds = new Map<OutputGroup, TargetKind>();
-  for (const group of groups) if (group.target !== '-') kinds.set(group, targetKind(group.target));
+  const replace = settings.force || settings.skipExisting || settings.update;
+  for (const group of groups)
+    if (group.output.kind === 'file')
+      kinds.set(group, checkTarget(group.output.path, replace, names, 'skipExisting'));
   for (const group of groups) {
     const kind = kinds.get(group);
-    if (kind === 'directory') throw directoryTargetError(group.target);
+    const path = group.output.kind === 'file' ? group.output.path : '';
     if (kind === 'special') {
       group.special = true; // a device, FIFO or /dev/stdout is written as it is, never replaced
       pending.push(group);
       continue;
     }
-    if (kind === 'file' && options.update) {
+    if (kind === 'file' && settings.update) {
       const before = group.items;
-      if (!(await resumeGroup(group, options))) continue;
+      if (!(await resume(group, path, settings, names('update')))) continue;
       resumedAway.push(...skippedResults(before, group.items));
       if (group.items.length === 0) {
-        deps.onNote?.(`${group.target} is up to date (--update)`);
+        deps.onNote?.(`${path} is up to date (${names('update')})`);
         continue;
       }
       pending.push(group);
       continue;
     }
-    // A provisional file (its data reached past the cut-off) is fetched again (issue 8).
-    if (kind === 'file' && options.skipExisting && isFinal(group.target)) {
+    // A provisional file (its data reached past the cut-off) is fetched again.
+    if (kind === 'file' && settings.skipExisting && isFinal(path)) {
       for (const item of group.items) item.result.status = 'skipped';
-      deps.onNote?.(`skipped ${group.target}: it exists (--skip-existing)`);
       continue;
-    }
-    if (kind === 'file' && !options.force && !options.skipExisting) {
-      throw new MdgetError(
-        'MDGET_IO',
-        `${group.target} exists: pass --force to overwrite or --skip-existing to keep it`,
-      );
     }
     pending.push(group);
   }
-  await makeDirectoriesFor(pending.filter((g) => kinds.get(g) === 'missing').map((g) => g.target));
+  const made = await makeDirectoriesFor(
+    pending
+      .filter((g) => kinds.get(g) === 'missing')
+      .map((g) => (g.output.kind === 'file' ? g.output.path : '')),
+    names('output'),
+  );
 
-  const cuts = new CutTracker(options.maxRows === undefined ? {} : { maxRows: options.maxRows });
+  const cuts = new CutTracker(settings.maxRows === undefined ? {} : { maxRows: settings.maxRows });
   const plan = {
     requests: pending.reduce((sum, g) => sum + g.items.length, 0),
     outputs: pending.length,
     skipped: groups.length - pending.length,
   };
   deps.onPlan?.({ ...plan });
-  const scheduler = new RequestScheduler({ ...deps, concurrency: options.concurrency });
+  const scheduler = new RequestScheduler({ ...deps, concurrency: settings.concurrency });
   const run: RunState = {
     cuts,
     nextId: 0,
@@ -111,21 +90,21 @@ export async function runBatch(
       group && !run.stdoutClosed && !deps.signal?.aborted;
       group = queue.shift()
     ) {
-      const failure = await runOutput(group, options, deps, run);
+      const failure = await runOutput(group, settings, deps, run);
       if (failure) failures.push(failure);
     }
   };
-  const width = pending.some((g) => g.target === '-') ? 1 : Math.max(1, options.concurrency);
-  await Promise.all(Array.from({ length: Math.min(width, pending.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(settings.concurrency, pending.length) }, worker));
   for (const failure of await Promise.all(run.commits)) if (failure) failures.push(failure);
 
   const results = [...resumedAway, ...groups.flatMap((g) => g.items.map((i) => i.result))];
-  const added = results.filter((r) => r.continuation);
+  const written = results.some((r) => r.status === 'ok' || r.status === 'empty');
   const result: BatchResult = {
     results,
     stdoutClosed: run.stdoutClosed,
-    completion: {
-      continuations: added.filter((r) => r.continuation?.reason === 'cut').length,
+    counts: {
+      ...scheduler.counts,
+      continuations: results.filter((r) => r.continuation?.reason === 'cut').length,
       probes: cuts.probes,
       probeHits: cuts.probeHits,
     },
@@ -136,8 +115,7 @@ export async function runBatch(
   if (aborted) result.failure = aborted;
   else if (failures.length === 1 && pending.length === 1) result.failure = failures[0];
   else if (failures.length > 0) {
-    // 7 means "the rest were written" (cli.md): with nothing written the first failure speaks for all.
-    const written = results.some((r) => r.status === 'ok' || r.status === 'empty');
+    // Partial means "the rest were written": with nothing written the first failure speaks for all.
     result.failure = written
       ? new MdgetError(
           'MDGET_PARTIAL',
@@ -145,31 +123,66 @@ export async function runBatch(
         )
       : failures[0];
   }
+  // a failed run takes back the directories it made that are still empty
+  if (result.failure) await made.removeEmpty();
   return result;
+}
+
+/** The outputs of a job in the order of their first request, each with its requests in order. */
+function groupsOf(requests: readonly PlannedRequest[]): OutputGroup[] {
+  const groups = new Map<string, OutputGroup>();
+  for (const plan of requests) {
+    const key = outputKey(plan.output);
+    let group = groups.get(key);
+    if (!group) {
+      group = { output: plan.output, items: [] };
+      groups.set(key, group);
+    }
+    group.items.push({
+      plan,
+      result: {
+        url: redactUrl(plan.url),
+        symbol: plan.symbol,
+        ...(plan.start ? { start: plan.start } : {}),
+        ...(plan.end ? { end: plan.end } : {}),
+        status: 'not-run' as const,
+        rows: 0,
+        bytes: 0,
+        durationMs: 0,
+        ...(plan.output.kind === 'file' ? { output: plan.output.path } : {}),
+      },
+    });
+  }
+  return [...groups.values()];
 }
 
 /**
  * --update: resumes an existing output at the key of its last rows (update.ts). Returns false when the
  * group holds no time series to resume; a file without a row is rewritten whole.
  */
-async function resumeGroup(group: OutputGroup, options: BatchOptions): Promise<boolean> {
+async function resume(
+  group: OutputGroup,
+  path: string,
+  settings: RunSettings,
+  update: string,
+): Promise<boolean> {
   const first = group.items[0]?.plan;
   if (!first?.series) return false;
-  const resume = await readResumePoint(group.target, {
-    format: options.format,
-    gzip: gzipped(group.target, options.gzip),
+  const point = await readResumePoint(path, {
+    format: settings.format,
+    gzip: settings.gzip,
     kind: first.kind,
     resolution: first.series.resolution,
     trend: first.trend,
-    contract: hasContractColumn(group),
-    ...(options.columns ? { columns: options.columns } : {}),
-    sourceZone: options.sourceTimeZone ?? first.zone ?? marketZone(first.symbol),
+    contract: carriesContract(group.items.map((i) => i.plan)),
+    ...(settings.columns ? { columns: settings.columns } : {}),
+    sourceZone: first.zone,
   }).catch((error: unknown) => {
-    throw new MdgetError('MDGET_IO', `--update cannot read ${group.target}: ${(error as Error).message}`);
+    throw new MdgetError('MDGET_IO', `${update} cannot read ${path}: ${(error as Error).message}`);
   });
-  if (!resume) return true;
-  group.items = resumeItems(group.items, resume);
-  group.keepBytes = resume.keepBytes;
+  if (!point) return true;
+  group.items = resumeItems(group.items, point);
+  group.keepBytes = point.keepBytes;
   return true;
 }
 

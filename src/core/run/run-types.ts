@@ -1,43 +1,14 @@
 import type { ErrorCode, MdgetError } from '../model/errors.js';
-import type { OutputFormat } from '../pipeline/output-state.js';
-import type { Transport } from './scheduler.js';
-
-/** How the outputs of a batch are written (cli.md common options). */
-export interface BatchOptions {
-  /** `-` is stdout; a path with {symbol}, {date}, … is a template. */
-  output: string;
-  /** Default csv (futures options with `json`: json). */
-  format: OutputFormat;
-  /** csv header row. */
-  header: boolean;
-  force: boolean;
-  skipExisting: boolean;
-  concurrency: number;
-  /** fsync files before the rename (default true). */
-  fsync?: boolean;
-  /** Where spool files go (default: beside the output; the system temp directory for stdout). */
-  tempDir?: string;
-  /** --update: outputs that exist are resumed after their last rows instead of refused. */
-  update?: boolean;
-  /** --max-rows: the row count at which a time-series response is taken as cut by the server. */
-  maxRows?: number;
-  /** --utc / --tz <zone>: timestamps of csv, ndjson and json rewritten as ISO 8601 with an offset. */
-  timeZone?: 'utc' | string;
-  /** --source-tz: the zone the service's timestamps are in, when not the market's (issue 13). */
-  sourceTimeZone?: string;
-  /** --columns: the csv columns to write, in this order. */
-  columns?: readonly string[];
-  /** --gzip (or a `.gz` output name): compress while writing. */
-  gzip?: boolean;
-}
+import type { NameOf } from '../plan/names.js';
+import type { RequestCounts, Transport } from './scheduler.js';
 
 /** Progress of one request, for the CLI to draw; core never draws. */
 export interface ProgressEvent {
   id: number;
   /** What the request is for: command, symbol and window ("ticks ESM25 2025-03-13"). */
   label: string;
-  /** The output it writes to (`-` for stdout). */
-  output: string;
+  /** The file it writes to; absent for the run's stream. */
+  output?: string;
   /** Bytes received, decoded: what the user's file gets before formatting. */
   bytes: number;
   /** Bytes on the wire (compressed for gzip), and their total when Content-Length gives it. */
@@ -59,9 +30,12 @@ export interface PlanEvent {
   skipped: number;
 }
 
-/** What a run needs besides its plan and options: HTTP plumbing, stdout, and listeners (all optional). */
+/** What a run needs besides its job: the transport, the stream, listeners, and how to name options. */
 export interface RunDeps extends Transport {
+  /** Where outputs without a file go: the CLI's stdout, or a stream a library caller hands in. */
   stdout: NodeJS.WritableStream;
+  /** How messages name options (`--force` for the CLI); default: the library's option names. */
+  names?: NameOf;
   onProgress?: (event: ProgressEvent) => void;
   /** Told the plan's size before the first request and whenever it grows. */
   onPlan?: (event: PlanEvent) => void;
@@ -83,18 +57,30 @@ export interface RequestResult {
   rows: number;
   bytes: number;
   durationMs: number;
-  output: string;
+  /** The file the request wrote to; absent for the run's stream. */
+  output?: string;
   /** A request mdget added to complete a window: its reason and the time key it starts from. */
   continuation?: { reason: 'cut' | 'probe'; from: string };
   error?: { code: ErrorCode; message: string };
 }
 
+/**
+ * The requests of a run: those sent (retries, continuations and probes included), the retries, the most
+ * in flight at once; continuations of cut responses, probes for a silent cap and probes that found one.
+ */
+export interface RunCounts extends RequestCounts {
+  continuations: number;
+  probes: number;
+  probeHits: number;
+}
+
+/** What a run did: one result per request, and the failure if any. */
 export interface BatchResult {
   results: RequestResult[];
   /** The reader of stdout went away: the run stopped quietly. */
   stdoutClosed: boolean;
   /** Set when anything failed: the single failure, or MDGET_PARTIAL when other outputs were written. */
   failure?: MdgetError;
-  /** Requests added to complete windows: continuations of cut responses, and probes for a silent cap. */
-  completion: { continuations: number; probes: number; probeHits: number };
+  /** What the requests came to: sent, retried, at once; and those added to complete windows. */
+  counts: RunCounts;
 }

@@ -33,10 +33,7 @@ export class Spools<T> {
   /** The spooled body of `item`, if it was read ahead. */
   bodyOf(item: T): Promise<BodySource> | undefined {
     const spooled = this.pending.get(item);
-    return (
-      spooled &&
-      spooled.then((handle) => ({ stages: [handle.createReadStream({ start: 0 })], wire: () => 0 }))
-    );
+    return spooled?.then((handle) => ({ stages: [handle.createReadStream({ start: 0 })], wire: () => 0 }));
   }
 
   /** Starts reading ahead the items after `index` (after the request of `items[index]` went out). */

@@ -14,7 +14,6 @@ export interface Sink {
   abort(): Promise<void>;
   /** True when the reader went away (stdout EPIPE): stop quietly. */
   readonly closed: boolean;
-  readonly target: string;
 }
 
 /** The error of a write stopped because its output was dropped. */
@@ -210,7 +209,6 @@ export async function atomicFileSink(
     });
   return {
     stream,
-    target,
     closed: false,
     async commit() {
       if (done) return;

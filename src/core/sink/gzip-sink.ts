@@ -31,7 +31,6 @@ export function gzipSink(inner: Sink): Sink {
   input.on('error', () => {});
   return {
     stream: input,
-    target: inner.target,
     get closed() {
       return inner.closed;
     },

@@ -40,7 +40,6 @@ export function stdoutSink(stdout: NodeJS.WritableStream): Sink {
   stream.on('error', () => {});
   return {
     stream,
-    target: '-',
     get closed() {
       return state.closed;
     },

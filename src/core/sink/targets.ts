@@ -1,7 +1,7 @@
 import { readlinkSync, type Stats, statSync } from 'node:fs';
-import { lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, realpath, rmdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { ioError, MdgetError } from '../model/errors.js';
+import { ioError, MdgetError, reasonOf } from '../model/errors.js';
 import { coalescingWriter, type Sink } from './atomic-file.js';
 
 /**
@@ -53,30 +53,63 @@ function namesStream(path: string): boolean {
   return true;
 }
 
-/** The refusal of an output that is a directory (exit 6), found before any request. */
-export const directoryTargetError = (path: string): MdgetError =>
-  new MdgetError('MDGET_IO', `-o ${path}: is a directory; give a file name inside it`);
+/**
+ * Looks at an output path before any request, the one check every output gets (downloads, reference files,
+ * the report): a directory is refused, and an existing file unless `replace` (exit 6). `names` names the
+ * options in the message; `keep` says how to keep the file instead, if there is a way.
+ */
+export function checkTarget(
+  path: string,
+  replace: boolean,
+  names: (option: string) => string,
+  keep?: string,
+): TargetKind {
+  const kind = targetKind(path);
+  if (kind === 'directory')
+    throw new MdgetError(
+      'MDGET_IO',
+      `${names('output')} ${path}: is a directory; give a file name inside it`,
+    );
+  if (kind === 'file' && !replace) {
+    const how = keep ? ` or ${names(keep)} to keep it` : '';
+    throw new MdgetError('MDGET_IO', `${path} exists: pass ${names('force')} to overwrite${how}`);
+  }
+  return kind;
+}
+
+/** The directories a run made, to take back those left empty when it fails. */
+export interface MadeDirectories {
+  removeEmpty(): Promise<void>;
+}
 
 /**
  * Creates the directories of new outputs, each directory once (a batch's outputs share a few); a failure,
- * such as a file in the way, is refused naming the first output that needed it.
+ * such as a file in the way, is refused naming the first output that needed it (`name` names -o).
  */
-export async function makeDirectoriesFor(paths: readonly string[]): Promise<void> {
-  const made = new Set<string>();
+export async function makeDirectoriesFor(paths: readonly string[], name: string): Promise<MadeDirectories> {
+  const seen = new Set<string>();
+  const created: string[] = [];
   for (const path of paths) {
     const dir = dirname(resolve(path));
-    if (made.has(dir)) continue;
+    if (seen.has(dir)) continue;
     try {
-      await makeDirectory(dir);
+      created.push(...(await makeDirectory(dir)));
     } catch (error) {
-      throw new MdgetError(
-        'MDGET_IO',
-        `-o ${path}: cannot create its directory: ${(error as { code?: string }).code ?? 'error'}`,
-        { cause: error },
-      );
+      // ENOENT once the parents were made: a place that cannot hold a directory (/proc)
+      const code = (error as { code?: string }).code;
+      const reason = code === 'ENOENT' ? 'no directory can be made there' : reasonOf(error);
+      throw new MdgetError('MDGET_IO', `${name} ${path}: cannot create its directory: ${reason}`, {
+        cause: error,
+      });
     }
-    made.add(dir);
+    seen.add(dir);
   }
+  return {
+    async removeEmpty() {
+      // deepest first: a parent empties once its children are gone
+      for (const dir of [...created].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => {});
+    },
+  };
 }
 
 /** A special file opened and written directly; commit and abort only close it (nothing to undo). */
@@ -100,7 +133,6 @@ export async function directSink(path: string): Promise<Sink> {
   };
   return {
     stream,
-    target: path,
     closed: false,
     async commit() {
       await new Promise<void>((resolve, reject) => {
@@ -117,19 +149,21 @@ export async function directSink(path: string): Promise<Sink> {
 }
 
 /**
- * mkdir -p, one level at a time. Node's recursive mkdir never returns where a parent cannot hold a
- * directory and says ENOENT though it exists (/proc): `-o /proc/x/day.csv` hung the run, Ctrl-C included.
+ * mkdir -p, one level at a time; returns the directories it made. Node's recursive mkdir never returns
+ * where a parent cannot hold a directory and says ENOENT though it exists (/proc): `-o /proc/x/day.csv`
+ * hung the run, Ctrl-C included.
  */
-export async function makeDirectory(dir: string): Promise<void> {
+export async function makeDirectory(dir: string): Promise<string[]> {
   const info = await stat(dir).catch(() => undefined);
-  if (info?.isDirectory()) return;
+  if (info?.isDirectory()) return [];
   const parent = dirname(dir);
-  if (info === undefined && parent !== dir) await makeDirectory(parent);
+  const made = info === undefined && parent !== dir ? await makeDirectory(parent) : [];
   try {
     await mkdir(dir); // a file in the way: EEXIST; a parent that cannot hold it (/proc): ENOENT
   } catch (error) {
     // made meanwhile by another run
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await stat(dir)).isDirectory()) return;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await stat(dir)).isDirectory()) return made;
     throw error;
   }
+  return [...made, dir];
 }

@@ -1,9 +1,9 @@
 import { usageError } from '../model/errors.js';
-import type { WallTime } from './wall-time.js';
+import type { WallTime } from '../model/wall-time.js';
 import { marketWallTime, parseZonedInput } from './zoned-input.js';
 
 // Nothing here shifts a time between zones; only "today" needs the zone.
-export type { WallTime } from './wall-time.js';
+export type { WallTime } from '../model/wall-time.js';
 
 const DAY_MS = 86_400_000;
 export const EASTERN = 'America/New_York';

@@ -1,5 +1,5 @@
 import { usageError } from '../model/errors.js';
-import type { WallTime } from './wall-time.js';
+import type { WallTime } from '../model/wall-time.js';
 
 /**
  * Time zones through Intl, for every zone and year. Intl is slow (microseconds a call) and the converter

@@ -1,6 +1,6 @@
 import { usageError } from '../model/errors.js';
+import type { WallTime } from '../model/wall-time.js';
 import { wallTimeOf } from './time-zones.js';
-import type { WallTime } from './wall-time.js';
 
 /**
  * --start/--end with an offset or Z (cli.md: "a time with an offset or Z is converted to" the market's

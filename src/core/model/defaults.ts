@@ -1,0 +1,20 @@
+/**
+ * Every default and bound of a download, in one place: the library applies them, the CLI shows them in
+ * its help and checks its flags against them.
+ */
+export const DEFAULTS = {
+  /** Requests in flight at once. */
+  concurrency: 4,
+  /** Wait for headers, or for the next bytes of a body. */
+  timeoutMs: 60_000,
+  /** Tries after the first, on network errors, 429 and 5xx. */
+  retries: 3,
+  format: 'csv',
+  order: 'asc',
+} as const;
+
+/** The bounds of the numeric run options. */
+export const LIMITS = {
+  concurrency: { min: 1, max: 64 },
+  retries: { min: 0, max: 20 },
+} as const;

@@ -1,0 +1,37 @@
+import type { OutputFormat } from '../model/formats.js';
+import type { DownloadName } from '../model/options.js';
+import type { PlannedRequest } from './planned-request.js';
+
+/** A download resolved: the requests to send, each with its zone, window and output, and how to run them. */
+export interface Job {
+  command: DownloadName;
+  requests: PlannedRequest[];
+  settings: RunSettings;
+  /** What the caller should hear before the run: one line each (a shard whose output does not separate it). */
+  warnings: string[];
+}
+
+/** How a job's outputs are written and its requests sent, every default applied (model/defaults.ts). */
+export interface RunSettings {
+  format: OutputFormat;
+  /** The csv header row. */
+  header: boolean;
+  force: boolean;
+  skipExisting: boolean;
+  /** Outputs that exist are resumed after their last rows instead of refused. */
+  update: boolean;
+  /** Outputs are compressed while written. */
+  gzip: boolean;
+  /** Most requests in flight at once. */
+  concurrency: number;
+  /** fsync files before the rename. */
+  fsync: boolean;
+  /** Where spool files go (default: beside the output; the system's temporary directory for a stream). */
+  tempDir?: string;
+  /** The row count at which a time-series response is taken as cut by the server. */
+  maxRows?: number;
+  /** Timestamps of csv, ndjson and json rewritten as ISO 8601 with an offset: 'utc' or an IANA zone. */
+  timeZone?: string;
+  /** The csv columns to write, in this order. */
+  columns?: readonly string[];
+}

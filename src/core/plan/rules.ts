@@ -1,0 +1,246 @@
+/**
+ * The rules a download's options must keep, each checked here once for the CLI and the library alike:
+ * a broken rule is MDGET_USAGE naming the option in the caller's words (names.ts), before any request.
+ */
+import { LIMITS } from '../model/defaults.js';
+import { usageError } from '../model/errors.js';
+import type { OutputFormat } from '../model/formats.js';
+import type { DownloadName, DownloadOptions, ExtraParams } from '../model/options.js';
+import { optionKey, type ParamSpec } from '../model/params.js';
+import { columnsOfOutput } from '../model/record-shapes.js';
+import { isValidTimeZone } from '../time/time-zones.js';
+import type { NameOf } from './names.js';
+import { outputKey } from './outputs.js';
+import type { PlannedRequest } from './planned-request.js';
+import { checkOutputPath } from './templates.js';
+
+const COLUMN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const DAY_MS = 86_400_000;
+
+/** What the shared rules need of a command: whether it is a time series, its parameters, its format. */
+export interface RuleContext {
+  command: DownloadName;
+  series: boolean;
+  params: readonly ParamSpec[];
+  format: OutputFormat;
+  names: NameOf;
+}
+
+/** Throws MDGET_USAGE for options that exclude each other, values out of range, and options that cannot apply. */
+export function checkOptions(options: DownloadOptions, ctx: RuleContext): void {
+  const n = ctx.names;
+  checkSymbols(options.symbols, ctx);
+  checkParamValues(options, ctx.params, n);
+  if (options.skipExisting && options.force)
+    throw usageError(`${n('skipExisting')} and ${n('force')} exclude each other`);
+  if (options.output !== undefined) checkOutputPath(options.output, n('output'));
+  checkWholeNumber(options.concurrency, 'concurrency', LIMITS.concurrency, n);
+  checkWholeNumber(options.maxRows, 'maxRows', { min: 1 }, n);
+  if (options.shard) {
+    const { index, count } = options.shard;
+    if (!(Number.isInteger(index) && Number.isInteger(count) && index >= 1 && index <= count))
+      throw usageError(`${n('shard')} '${index}/${count}': expected i/n with 1 ≤ i ≤ n, e.g. 2/4`);
+  }
+  if (options.windowMs !== undefined) checkWindow(options.windowMs, ctx);
+  if (options.update) checkUpdate(options, ctx);
+  checkRewrites(options, ctx.format, n);
+  if (options.extra) checkExtra(options.extra, ctx);
+}
+
+/** A symbol is up to 64 characters without spaces or commas (lists go out comma-joined). */
+const SYMBOL = /^[^\s,]{1,64}$/;
+
+function checkSymbols(symbols: string | readonly string[] | undefined, ctx: RuleContext): void {
+  const list = typeof symbols === 'string' ? [symbols] : symbols;
+  const what = ctx.command === 'futopts' ? 'root' : 'symbol';
+  if (!Array.isArray(list) || list.length === 0)
+    throw usageError(`no ${what}s: give ${ctx.names('symbols')}`);
+  for (const symbol of list as readonly unknown[]) {
+    if (typeof symbol !== 'string' || !SYMBOL.test(symbol))
+      throw usageError(
+        `invalid ${what} '${String(symbol)}': expected up to 64 characters without spaces or commas`,
+      );
+  }
+}
+
+/** The range of a query for one symbol: its end after its start (end is exclusive, as on the service). */
+export function checkRange(start: Date | undefined, end: Date | undefined, names: NameOf): void {
+  if (start && end && end.getTime() <= start.getTime()) {
+    const day = (time: Date) => time.toISOString().slice(0, 10);
+    throw usageError(
+      `${names('end')} ${day(end)} must be after ${names('start')} ${day(start)} (end is exclusive: use the day after)`,
+    );
+  }
+}
+
+function checkWholeNumber(
+  value: number | undefined,
+  option: string,
+  range: { min: number; max?: number },
+  n: NameOf,
+): void {
+  if (value === undefined) return;
+  if (Number.isInteger(value) && value >= range.min && value <= (range.max ?? Number.MAX_SAFE_INTEGER))
+    return;
+  const expected =
+    range.max === undefined
+      ? `a whole number ≥ ${range.min}`
+      : `a whole number from ${range.min} to ${range.max}`;
+  throw usageError(`${n(option)} takes ${expected}, not '${value}'`);
+}
+
+/** Each service parameter's value against its row: whole numbers in range, choices, patterns, dates. */
+function checkParamValues(options: DownloadOptions, specs: readonly ParamSpec[], n: NameOf): void {
+  const values = options as unknown as Record<string, unknown>;
+  for (const spec of specs) {
+    if (spec.query === '') continue; // endpoint selectors: variant, json
+    const key = optionKey(spec.flag);
+    const value = values[key];
+    if (value === undefined) continue;
+    switch (spec.kind) {
+      case 'int':
+        if (typeof value !== 'number')
+          throw usageError(`${n(key)} takes a whole number, not '${String(value)}'`);
+        checkWholeNumber(
+          value,
+          key,
+          { min: spec.min ?? 0, ...(spec.max === undefined ? {} : { max: spec.max }) },
+          n,
+        );
+        break;
+      case 'flag':
+        if (typeof value !== 'boolean')
+          throw usageError(`${n(key)} takes true or false, not '${String(value)}'`);
+        break;
+      case 'choice':
+        if (!spec.choices?.includes(String(value)) || typeof value !== 'string')
+          throw usageError(`${n(key)} '${String(value)}': use one of ${spec.choices?.join(', ')}`);
+        break;
+      case 'string':
+        if (typeof value !== 'string' || (spec.pattern && !spec.pattern.test(value)))
+          throw usageError(
+            `${n(key)} '${String(value)}': expected ${spec.form ?? spec.pattern?.source ?? 'text'}`,
+          );
+        break;
+      case 'date':
+        if (!(typeof value === 'string' || (value instanceof Date && !Number.isNaN(value.getTime()))))
+          throw usageError(`${n(key)}: not a date: give a valid Date or a date such as 2025-03-10`);
+        break;
+    }
+  }
+}
+
+function checkWindow(windowMs: number, ctx: RuleContext): void {
+  const n = ctx.names;
+  if (!(windowMs > 0)) throw usageError(`${n('windowMs')}: expected a positive duration, not '${windowMs}'`);
+  if (!ctx.series) throw usageError(`${n('windowMs')} applies to ticks, minutes and eod (time series)`);
+  if (ctx.command === 'ticks' && windowMs > DAY_MS)
+    throw usageError(
+      `${n('windowMs')}: ticks are served one day per request: use a window of 1d or less, e.g. 1h`,
+    );
+}
+
+/** --update needs a file output of a time series it can append to, in ascending order. */
+function checkUpdate(options: DownloadOptions, ctx: RuleContext): void {
+  const n = ctx.names;
+  const values = options as { order?: string; maxrecords?: number; start?: unknown };
+  if (!ctx.series) throw usageError(`${n('update')} applies to ticks, minutes and eod (time series)`);
+  if (options.output === undefined)
+    throw usageError(`${n('update')} needs ${n('output')} <file> or a template: a stream cannot be resumed`);
+  if (ctx.format === 'json')
+    throw usageError(`${n('update')} cannot append to a JSON array: use ${n('format')} csv, ndjson or raw`);
+  if (values.order === 'desc')
+    throw usageError(`${n('update')} resumes after the last row: it needs ${n('order')} asc`);
+  if (values.maxrecords !== undefined)
+    throw usageError(`${n('update')} and ${n('maxrecords')} exclude each other`);
+  if (values.start === undefined)
+    throw usageError(
+      `${n('update')} needs ${n('start')}: the first day the file holds (rows it has are not fetched again)`,
+    );
+  if (options.force || options.skipExisting)
+    throw usageError(`${n('update')} excludes ${n('force')} and ${n('skipExisting')}`);
+}
+
+/** Zones and columns rewrite records: they need valid names, and a format that is not the service's bytes. */
+function checkRewrites(options: DownloadOptions, format: OutputFormat, n: NameOf): void {
+  const { timeZone, sourceTimeZone, columns } = options;
+  if (timeZone !== undefined && timeZone !== 'utc') checkZone(timeZone, n('timeZone', timeZone));
+  if (sourceTimeZone !== undefined) checkZone(sourceTimeZone, n('sourceTimeZone'));
+  if (columns !== undefined) {
+    const bad = columns.find((name) => !COLUMN.test(name));
+    if (columns.length === 0 || bad !== undefined)
+      throw usageError(`${n('columns')} '${columns.join(',')}': expected a comma list of csv header names`);
+    const twice = columns.find((name, i) => columns.indexOf(name) !== i);
+    if (twice !== undefined) throw usageError(`${n('columns')}: ${twice} is named twice`);
+  }
+  const rewrites = [
+    timeZone === undefined ? undefined : n('timeZone', timeZone),
+    sourceTimeZone === undefined ? undefined : n('sourceTimeZone'),
+    columns === undefined ? undefined : n('columns'),
+  ].filter((name) => name !== undefined);
+  if (format === 'raw' && rewrites.length > 0)
+    throw usageError(`${rewrites.join(', ')}: ${n('format')} raw passes the service bytes through unchanged`);
+}
+
+function checkZone(zone: string, name: string): void {
+  if (!isValidTimeZone(zone))
+    throw usageError(`${name} '${zone}': not an IANA time zone such as America/New_York or UTC`);
+}
+
+/** Positional query names: given as symbols (or roots), never as extra parameters. */
+const POSITIONAL: Partial<Record<DownloadName, string>> = {
+  futopts: 'root',
+  events: 'symbols',
+  daterange: 'symbols',
+};
+
+/** Extra parameters may set what mdget does not model: not the credentials, the symbols, nor a modelled one. */
+function checkExtra(extra: ExtraParams, ctx: RuleContext): void {
+  const n = ctx.names;
+  const positional = POSITIONAL[ctx.command] ?? 'symbol';
+  for (const [key] of extra) {
+    if (!/^[A-Za-z][A-Za-z0-9_.-]*$/.test(key))
+      throw usageError(`${n('extra')} '${key}': not a parameter name`);
+    const lower = key.toLowerCase();
+    if (lower === 'username' || lower === 'password')
+      throw usageError(`${n('extra')} ${key}: credentials come from MDGET_USERNAME / MDGET_PASSWORD`);
+    if (lower === positional)
+      throw usageError(
+        `${n('extra')} ${key}: give ${positional === 'root' ? 'roots' : 'symbols'} as arguments`,
+      );
+    const modelled = ctx.params.find((s) => s.query === lower && s.query !== 'data');
+    if (modelled) throw usageError(`${n('extra')} ${key}: use ${n(optionKey(modelled.flag))} instead`);
+  }
+}
+
+/**
+ * --columns against the columns of each output: a name an output has not is MDGET_USAGE listing the names
+ * it has; the indices of the picked columns, in order.
+ */
+export function pickColumns(wanted: readonly string[], columns: readonly string[], names: NameOf): number[] {
+  return wanted.map((name) => {
+    const index = columns.indexOf(name);
+    if (index < 0)
+      throw usageError(`${names('columns')}: no column '${name}' here; the columns are ${columns.join(',')}`);
+    return index;
+  });
+}
+
+/** Checks --columns against every output of a job before any request. */
+export function checkColumns(
+  requests: readonly PlannedRequest[],
+  wanted: readonly string[],
+  names: NameOf,
+): void {
+  const byOutput = new Map<string, PlannedRequest[]>();
+  for (const request of requests) {
+    const key = outputKey(request.output);
+    byOutput.set(key, [...(byOutput.get(key) ?? []), request]);
+  }
+  for (const group of byOutput.values()) {
+    const columns = columnsOfOutput(group);
+    if (!columns)
+      throw usageError(`${names('columns')}: this output has no csv columns to pick (futopts --json)`);
+    pickColumns(wanted, columns, names);
+  }
+}
