@@ -76,7 +76,7 @@ async function parent() {
       `(prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
 
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer(async (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/csv', 'content-encoding': 'gzip' }); // chunked
     for (const p of pieces) {
       if (res.destroyed) return;
@@ -158,9 +158,15 @@ async function gzipBody(bytes) {
   gz.on('data', (p) => parts.push(p));
   const done = new Promise((r, j) => gz.on('end', r).on('error', j));
   let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 16777216;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return (seed >>> 8) / 16777216;
+  };
   const prices = new Map();
-  const price = (t) => prices.get(t) ?? (prices.set(t, (t / 4).toFixed(2)), prices.get(t));
+  const price = (t) => {
+    if (!prices.has(t)) prices.set(t, (t / 4).toFixed(2));
+    return prices.get(t);
+  };
   let ticks = 5612 * 4 + 1; // price in quarter points
   let ms = Date.UTC(2025, 2, 13, 13, 30);
   let second = -1;
@@ -331,7 +337,7 @@ async function child(variant, url) {
     const net = await import('node:net');
     const { read, unshift } = net.Socket.prototype;
     net.Socket.prototype.read = function (n) {
-      this.readableLength > stats.maxSocketBuffer && (stats.maxSocketBuffer = this.readableLength);
+      stats.maxSocketBuffer = Math.max(stats.maxSocketBuffer, this.readableLength);
       const chunk = read.call(this, n);
       if (chunk) {
         stats.reads++;
