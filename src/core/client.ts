@@ -214,9 +214,12 @@ async function* streamRecords<R>(run: (out: PassThrough) => Promise<BatchResult>
     const result = await done;
     if (result.failure) throw result.failure;
   } finally {
-    if (!out.writableFinished) {
+    // a reader that stopped early stops the run; a stream already closed (the run failed) is left as it is:
+    // waiting for its 'close' again would wait forever
+    if (!out.closed) {
+      const closed = once(out, 'close').catch(() => {});
       out.destroy();
-      await once(out, 'close').catch(() => {});
+      await closed;
     }
   }
 }
