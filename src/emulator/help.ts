@@ -27,6 +27,8 @@ Options (default in brackets)
   contentType       [text/plain; charset=utf-8]   Content-Type of CSV bodies
   transfer          chunked | length [chunked]    Transfer-Encoding chunked or Content-Length
   rowCap            integer | none [none]         silent server cap on rows per response (like maxrecords)
+  ignoreStart       true | false [false]          misbehave: answer data requests as if they had no start
+                                                  (the service's defaults for a missing start then apply)
   tickLimit         second | exact [second]       when maxrecords or rowCap cuts a tick response, second
                                                   also returns the rest of the last tick's second, past
                                                   the limit (wire-formats §5; desc: the oldest second

@@ -47,6 +47,8 @@ export interface EmulatorOptions {
   transfer: 'chunked' | 'length';
   /** Silent server cap on rows per response; undefined = none. */
   rowCap: number | undefined;
+  /** Answer every data request as if it had no `start`: a server that ignores it, or rounds it away. */
+  ignoreStart: boolean;
   /**
    * A tick limit (`maxrecords`, `rowCap`) cut: `second` also returns the rest of the last second
    * (wire-formats §5), `exact` stops at exactly N rows (the older reading).
@@ -116,6 +118,7 @@ export function defaultEmulatorOptions(): EmulatorOptions {
     contentType: 'text/plain; charset=utf-8',
     transfer: 'chunked',
     rowCap: undefined,
+    ignoreStart: false,
     tickLimit: 'second',
     rateLimit: undefined,
     retryAfter: 1,
@@ -184,7 +187,7 @@ const INTEGERS = ['port', 'retryAfter', 'maxQueryLength', 'instrumentsBigCount',
 const INTEGER_MIN: Record<string, number> = { port: 0, latency: 0 };
 const INTEGER_MAX: Record<string, number> = { port: 65535 };
 const OPTIONAL_INTEGERS = ['rowCap', 'rateLimit', 'ticksPerDay'] as const;
-const BOOLEANS = ['finalNewline', 'strayLineEnd', 'cacheBodies'] as const;
+const BOOLEANS = ['finalNewline', 'strayLineEnd', 'cacheBodies', 'ignoreStart'] as const;
 const ERROR_TEXT_KEYS = [
   'auth',
   'missingParameter',

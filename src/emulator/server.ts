@@ -124,6 +124,7 @@ function* withStrayLineEnd(chunks: Iterable<string | Buffer>): Generator<string 
 /** The normal answer of a request (before body faults). */
 function answer(req: IncomingMessage, pathname: string, rawQuery: string, options: EmulatorOptions): Outcome {
   const { params } = parseQuery(rawQuery);
+  if (options.ignoreStart) params.delete('start');
   const eol = options.lineEnding === 'crlf' ? '\r\n' : '\n';
   const textHeaders = { 'content-type': options.contentType };
   const target = route(pathname, options);

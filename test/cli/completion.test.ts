@@ -301,3 +301,38 @@ describe('real exchanges lists (wire-formats §5)', () => {
     });
   });
 });
+
+describe('requests mdget would refuse from a user are never sent', () => {
+  it('an EOD window whose last day the service adds (end inclusive) gets no probe from that day', async () => {
+    await withEmulator({}, async (emu) => {
+      const run = await runCli(['eod', 'AAPL', '--start', '2025-03-10', '--end', '2025-03-11'], {
+        env: emu.env,
+      });
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      expect(run.stdout.trim().split('\n')).toHaveLength(2); // the header and 2025-03-10
+      const sent = requestsTo(emu, 'queryeod.ashx').map((r) => `${r.query.start}-${r.query.end}`);
+      expect(sent).toEqual(['20250310-20250311']);
+    });
+  });
+
+  it("a continuation's report entry names its own window, not the one it continues", async () => {
+    const capped = await pull({ rowCap: 100 }, [
+      'minutes',
+      'AAPL',
+      '--start',
+      '2025-03-10T09:30',
+      '--end',
+      '2025-03-10T16:00',
+      '--max-rows',
+      '100',
+    ]);
+    expect(capped.run.code).toBe(0);
+    const entries = capped.report?.requests as { continuation?: unknown; url: string; start?: string }[];
+    const continued = entries.filter((r) => r.continuation);
+    expect(continued.length).toBeGreaterThan(2);
+    for (const entry of continued) {
+      const sent = new URL(entry.url).searchParams.get('start') ?? '';
+      expect(entry.start?.replace(/[-T:]/g, '')).toBe(sent.padEnd(14, '0'));
+    }
+  });
+});

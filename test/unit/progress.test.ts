@@ -366,6 +366,7 @@ describe('summary', () => {
   ): RequestResult => ({
     url: 'http://h/q',
     symbol: 'ESM25',
+    zone: 'America/Chicago',
     status,
     rows,
     bytes,

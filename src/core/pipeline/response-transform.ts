@@ -1,8 +1,8 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { adaptLines, RECORD_SHAPES, type RecordKind } from '../model/record-shapes.js';
+import { RECORD_SHAPES, type RecordKind } from '../model/record-shapes.js';
 import { redactUrl } from '../model/redact.js';
-import { formatKey, keyLength, type SeriesRequest, timeFieldIndex } from '../plan/series.js';
-import type { CutVerdict } from '../run/cut-tracker.js';
+import type { SeriesRequest } from '../plan/series.js';
+import { formatKey, keyLength, timeFieldIndex } from '../plan/series.js';
 import {
   type CheckContext,
   checkFirstLine,
@@ -12,9 +12,8 @@ import {
   fail,
   firstLine,
 } from './body-checks.js';
-import { copyChunk, releaseChunk } from './chunk-pool.js';
-import { jsonRowsFor } from './json-rows.js';
-import { LineNormalizer } from './line-normalizer.js';
+import { releaseChunk } from './chunk-pool.js';
+import { EdgeFilter, type KeyOf } from './edge-filter.js';
 import {
   completeLinesEnd,
   fieldKey,
@@ -22,8 +21,9 @@ import {
   lineEndAfter,
   trailingGroupStart,
 } from './line-regions.js';
-import { type OutputState, recordToJson, writtenColumns } from './output-state.js';
-import { type RowRewrite, rowRewriter } from './row-rewrite.js';
+import type { OutputState } from './output-state.js';
+import type { RowRewrite } from './row-rewrite.js';
+import { LineCounter, RowWriter } from './row-writer.js';
 
 export type { OutputFormat, OutputState } from './output-state.js';
 export { closingBytes, newOutputState, recordToJson } from './output-state.js';
@@ -35,33 +35,40 @@ export interface ResponseTransformOptions {
   /** Symbol or root of the request: the csv's `symbol` column where the service's lines carry none. */
   symbol: string;
   trend: boolean;
-  /** A JSON body (futuresoptions/json): never an in-band error when it starts with [ or { (spec §2.8). */
+  /** A JSON body (futuresoptions/json): never an in-band error when it starts with [ or {. */
   jsonBody?: boolean;
   secrets?: readonly (string | undefined)[];
   /** Told the running count of body bytes after each chunk (progress). */
   onBytes?: (bytesIn: number) => void;
-  /** A time-series request: rows past its window's end are dropped, and a cut is detected. */
+  /** A time-series request: rows outside its window are dropped, and a cut is detected. */
   series?: SeriesRequest;
+  /** The time key a continuation starts from: rows the server sends again from before it are dropped. */
+  continuationFrom?: string;
   /** Whether a response of that many rows may have been cut; absent: never (the user's --maxrecords). */
   verdict?: (rows: number) => CutVerdict;
   /** Timestamps to convert (--utc, --tz), for csv, ndjson and json; raw is never rewritten. */
   timeZone?: RowRewrite['timeZone'];
 }
 
+/**
+ * Whether a time-series response may have been cut by the server: `cut` when its rows reach a cap in
+ * force, `probe` when they reach a new high with no cap known (run/cut-tracker.ts decides).
+ */
+export type CutVerdict = 'complete' | 'cut' | 'probe';
+
 const HEAD_CAP = 64 * 1024;
 const EMPTY = Buffer.alloc(0);
 
 /**
- * One response body → the output format, checking it on the way (body-checks.ts). Bytes are held back
- * only until the first line is seen and, for a series whose cut can be detected, the rows of the last key
+ * One response body → the output format, checked on the way (body-checks.ts). Bytes are held back only
+ * until the first line is seen and, for a series whose cut can be detected, the rows of the last key
  * (second, minute or day) until the body ends: a cut response may hold only part of them, so they are
- * dropped and fetched again by the continuation that starts at that key (issue 8). Rows at or past the
- * window's end are dropped, so windows never overlap whether the service's `end` is exclusive (ticks,
- * minutes) or inclusive (EOD, spec §5).
+ * dropped and fetched again by the continuation that starts at that key (docs/completeness.md). The
+ * stages: the first line decides what the body is; the lines are split, the last key group held back
+ * (this class); the window's edges kept (edge-filter.ts); the rows written in the output's format
+ * (row-writer.ts).
  */
 export class ResponseTransform extends Transform {
-  /** Rows written to the output. */
-  rows = 0;
   /** Rows the service sent: what a server cap counts. */
   receivedRows = 0;
   /** Bytes received from the (decoded) body. */
@@ -71,32 +78,44 @@ export class ResponseTransform extends Transform {
   heldKey: string | undefined;
   /** The key of the last row received (a probe's answer: did the data go on past the held key?). */
   lastKey: string | undefined;
+  /**
+   * A continuation that came back full but added nothing past its start, the rest being rows from before
+   * it: the server answers from an earlier time, and another try may do no better.
+   */
+  stalled = false;
   private head: Buffer[] = [];
   private headSize = 0;
   private started = false;
   private passThroughJson = false;
   private readonly check: CheckContext;
-  private readonly normalizer = new LineNormalizer();
   private pending: Buffer = EMPTY;
-  private suffix = '';
-  private fieldNames: readonly string[] | undefined;
   private keyIndex = 0;
-  private endKey: string | undefined;
   private holding = false;
-  private pastEnd = false;
   private lastLine = '';
-  private rewrite: ((lines: Buffer) => Buffer) | undefined;
-  private readonly received = new LineCounter(this.normalizer);
-  private readonly written = new LineCounter(this.normalizer);
+  /** The key of the last row kept: whether a continuation went past where it started. */
+  private lastKeptKey: string | undefined;
+  private writer: RowWriter | undefined;
+  private edges: EdgeFilter | undefined;
+  private received: LineCounter | undefined;
 
   constructor(private readonly options: ResponseTransformOptions) {
     super({ readableHighWaterMark: 256 * 1024, writableHighWaterMark: 256 * 1024 });
     this.check = { url: options.url, shape: RECORD_SHAPES[options.kind], secrets: options.secrets ?? [] };
   }
 
-  /** True when the body held no record (0 bytes, blank lines only): success with zero rows (spec §1.4). */
+  /** True when the body held no record (0 bytes, blank lines only): success with zero rows. */
   get empty(): boolean {
     return !this.started;
+  }
+
+  /** Rows written to the output. */
+  get rows(): number {
+    return this.writer?.rows ?? 0;
+  }
+
+  /** Rows the server sent again from before a continuation's start, dropped. */
+  get repeatedRows(): number {
+    return this.edges?.repeated ?? 0;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -155,6 +174,7 @@ export class ResponseTransform extends Transform {
     }
   }
 
+  /** The first line says what the body is: an error, a JSON document, or records of some shape. */
   private begin(first: string): void {
     this.started = true;
     const line = checkFirstLine(first, this.options.jsonBody ?? false, this.check);
@@ -163,34 +183,33 @@ export class ResponseTransform extends Transform {
       this.options.state.passedThrough = true;
       return;
     }
-    const { kind, state, symbol, trend, series } = this.options;
-    const adaptation = adaptLines(kind, line.fieldCount, state.columns, symbol);
-    this.fieldNames = adaptation ? writtenColumns(state) : this.check.shape.header(line.fieldCount, trend);
-    if (adaptation && state.format !== 'raw') {
-      this.rewrite = rowRewriter(
-        {
-          ...(this.options.timeZone ? { timeZone: this.options.timeZone } : {}),
-          ...(state.pick ? { pick: state.pick } : {}),
-        },
-        state.columns,
-      );
-    }
-    this.normalizer.setPrefix(adaptation?.prefix ?? '');
-    this.suffix = adaptation?.suffix ?? '';
+    const { kind, state, symbol, trend, series, timeZone, continuationFrom } = this.options;
+    this.writer = new RowWriter({
+      kind,
+      state,
+      symbol,
+      trend,
+      fieldCount: line.fieldCount,
+      check: this.check,
+      ...(timeZone ? { timeZone } : {}),
+    });
+    this.received = new LineCounter(this.writer);
     if (series) {
       this.keyIndex = timeFieldIndex(kind, line.fieldCount);
-      if (series.window.end && series.filterEnd)
-        this.endKey = formatKey(series.window.end, series.resolution);
+      const endKey =
+        series.window.end && series.filterEnd ? formatKey(series.window.end, series.resolution) : undefined;
+      this.edges = new EdgeFilter(this.keyAt, series.order, endKey, continuationFrom);
       this.holding = this.options.verdict !== undefined;
     }
   }
 
   /** The time key of the line [start, end) of `bytes`. */
-  private readonly keyAt = (bytes: Buffer, start: number, end: number): string | undefined =>
+  private readonly keyAt: KeyOf = (bytes, start, end) =>
     this.options.series
       ? fieldKey(bytes, start, end, this.keyIndex, keyLength(this.options.series.resolution))
       : undefined;
 
+  /** The complete lines of the carried bytes and `bytes`, but (when holding) the trailing key group. */
   private consume(bytes: Buffer): void {
     if (this.passThroughJson) {
       this.push(bytes);
@@ -226,6 +245,7 @@ export class ResponseTransform extends Transform {
     this.process(buffer.subarray(0, cut), false);
   }
 
+  /** The body's end: the held key group is written, or dropped for a continuation to fetch it whole. */
   private finish(): void {
     if (this.passThroughJson) {
       // a JSON body with no line end in its first 64 KiB was only seen whole here
@@ -237,33 +257,59 @@ export class ResponseTransform extends Transform {
     this.pending = EMPTY;
     const last = lastLineBefore(rest, rest.length);
     checkLastLine(last ? rest.toString('latin1', last.start, last.end) : this.lastLine, this.check);
-    if (this.holding && last) {
-      const heldRows =
-        this.normalizer.countLineEnds(rest) +
-        (/[\r\n]$/.test(rest.toString('latin1', rest.length - 1)) ? 0 : 1);
-      const total = this.receivedRows + heldRows;
-      const verdict = this.options.verdict?.(total) ?? 'complete';
-      if (verdict !== 'complete') {
-        const firstEnd = lineEndAfter(rest);
-        const key = this.keyAt(rest, 0, firstEnd < 0 ? rest.length : firstEnd);
-        if (heldRows < total && key !== undefined) {
-          this.verdict = verdict;
-          this.heldKey = key;
-          this.lastKey = this.keyAt(rest, last.start, last.end);
-          this.receivedRows = total;
-          return;
-        }
-        // Every row shares one key: no continuation can start later than this one.
-        if (verdict === 'cut') {
-          fail(
-            this.check,
-            'MDGET_SERVICE',
-            `cannot complete ${redactUrl(this.options.url)}: all ${total} rows have the time ${key ?? '?'} and the service returns at most that many per request`,
-          );
-        }
-      }
-    }
+    if (this.holding && last && this.holdsBack(rest, last)) return;
     this.process(rest, true);
+  }
+
+  /**
+   * Decides whether the key group held at the end (`rest`, whose last line is `last`) goes to a
+   * continuation: the response reached the limit in force (cut) or a new high (probe). It does not when
+   * that key is past the window's end (nothing there to fetch), or when this continuation added nothing
+   * past where it started (the window ends: the server has nothing more, or answers from before).
+   */
+  private holdsBack(rest: Buffer, last: { start: number; end: number }): boolean {
+    const { series, continuationFrom } = this.options;
+    const heldRows =
+      (this.writer as RowWriter).countLineEnds(rest) +
+      (/[\r\n]$/.test(rest.toString('latin1', rest.length - 1)) ? 0 : 1);
+    const total = this.receivedRows + heldRows;
+    const verdict = this.options.verdict?.(total) ?? 'complete';
+    if (verdict === 'complete') return false;
+    const firstEnd = lineEndAfter(rest);
+    const key = this.keyAt(rest, 0, firstEnd < 0 ? rest.length : firstEnd);
+    const lastKey = this.keyAt(rest, last.start, last.end);
+    const ascending = series?.order !== 'desc';
+    const endKey =
+      series?.window.end && series.filterEnd ? formatKey(series.window.end, series.resolution) : undefined;
+    if (key !== undefined && ascending && endKey !== undefined && key >= endKey) return false;
+    if (continuationFrom !== undefined && !this.wentPast(continuationFrom, lastKey, ascending)) {
+      // A full response that repeats what came before: the server ignores where a continuation starts.
+      // Nothing more of it is written: the run tries it again, or fails.
+      this.stalled = verdict === 'cut' && this.repeatedRows > 0;
+      return this.stalled;
+    }
+    if (heldRows < total && key !== undefined) {
+      this.verdict = verdict;
+      this.heldKey = key;
+      this.lastKey = lastKey;
+      this.receivedRows = total;
+      return true;
+    }
+    // Every row shares one key: no continuation can start later than this one.
+    if (verdict === 'cut') {
+      fail(
+        this.check,
+        'MDGET_SERVICE',
+        `cannot complete ${redactUrl(this.options.url)}: all ${total} rows have the time ${key ?? '?'} and the service returns at most that many per request`,
+      );
+    }
+    return false;
+  }
+
+  /** Whether rows kept so far, or the held group's key, went past the key a continuation started from. */
+  private wentPast(from: string, heldKey: string | undefined, ascending: boolean): boolean {
+    const beyond = (key: string | undefined) => key !== undefined && (ascending ? key > from : key < from);
+    return beyond(this.lastKeptKey) || beyond(heldKey);
   }
 
   /** Checks, counts and filters complete lines (all of them when `final`), then writes them. */
@@ -275,120 +321,18 @@ export class ResponseTransform extends Transform {
       this.lastLine = region.toString('latin1', last.start, last.end);
       this.lastKey = this.keyAt(region, last.start, last.end) ?? this.lastKey;
     }
-    const kept = this.endKey === undefined ? region : this.beforeEnd(region);
+    const writer = this.writer as RowWriter;
+    const kept = this.edges ? this.edges.keep(region) : region;
+    if (kept.length > 0) {
+      const keptLast = kept === region ? last : lastLineBefore(kept, kept.length);
+      if (keptLast) this.lastKeptKey = this.keyAt(kept, keptLast.start, keptLast.end) ?? this.lastKeptKey;
+    }
+    const push = (chunk: Buffer | string) => this.push(chunk);
     // Unfiltered (nearly always), the rows written are the rows received: count them once.
-    if (kept === region) this.receivedRows += this.writeLines(region, final);
+    if (kept === region) this.receivedRows += writer.write(region, final, push);
     else {
-      this.receivedRows += this.received.count(region, final);
-      this.writeLines(kept, final);
+      this.receivedRows += (this.received as LineCounter).count(region, final);
+      writer.write(kept, final, push);
     }
-  }
-
-  /**
-   * The lines before the window's end. Ascending, rows past it come last; descending (newest first),
-   * they come first. Only the edge lines of a region are read, unless one of them is past the end.
-   */
-  private beforeEnd(region: Buffer): Buffer {
-    const endKey = this.endKey as string;
-    const past = (start: number, end: number) => {
-      const key = this.keyAt(region, start, end);
-      return key !== undefined && key >= endKey;
-    };
-    if (this.options.series?.order === 'desc') {
-      let start = 0;
-      while (!this.pastEnd && start < region.length) {
-        const next = lineEndAfter(region, start);
-        const end = next < 0 ? region.length : next;
-        if (!past(start, end)) {
-          this.pastEnd = true; // descending: once inside the window, every later row is too
-          break;
-        }
-        start = end;
-      }
-      return region.subarray(start);
-    }
-    if (this.pastEnd) return EMPTY;
-    const last = lastLineBefore(region, region.length);
-    if (!last || !past(last.start, last.end)) return region;
-    let at = 0;
-    while (at < region.length) {
-      const next = lineEndAfter(region, at);
-      const end = next < 0 ? region.length : next;
-      if (past(at, end)) break;
-      at = end;
-    }
-    this.pastEnd = true;
-    return region.subarray(0, at);
-  }
-
-  /** Writes complete lines in the output format; returns how many lines they held (blank ones too for raw). */
-  private writeLines(lines: Buffer, final: boolean): number {
-    const { state } = this.options;
-    if (state.format === 'raw') {
-      const count = this.written.count(lines, final);
-      if (lines.length === 0) return count;
-      this.rows += count;
-      state.headerWritten = true;
-      // A copy: the chunk the lines came in goes back to the pool (or, a socket read passed on as it is,
-      // dies young) at once. Parts of it handed on held it until written: the 1 GB day sent without gzip
-      // peaked 30-40 MiB higher on Node 24 that way, for 4% less time with gzip (bench/README.md).
-      this.push(copyChunk(lines));
-      return count;
-    }
-    const before = this.normalizer.lines;
-    // csv goes on downstream; JSON is converted right here, from the normalizer's own memory
-    let out = state.format === 'csv' ? this.normalizer.push(lines) : this.normalizer.pushView(lines);
-    // a copy replaces csv's pooled chunk: give that back at once (chunk-pool.ts)
-    const replace = (copy: Buffer) => {
-      if (copy !== out) releaseChunk(out);
-      out = copy;
-    };
-    if (final) replace(Buffer.concat([out, this.normalizer.end()]));
-    const count = this.normalizer.lines - before;
-    if (out.length === 0) return count;
-    this.rows += count;
-    if (this.suffix) replace(Buffer.from(out.toString('utf8').replaceAll('\n', `${this.suffix}\n`)));
-    if (this.rewrite) replace(this.rewrite(out));
-    if (state.format === 'csv') {
-      if (state.header && !state.headerWritten && this.fieldNames)
-        this.push(`${this.fieldNames.join(',')}\n`);
-      state.headerWritten = true;
-      this.push(out);
-      return count;
-    }
-    state.headerWritten = true;
-    this.push(this.json(out));
-    return count;
-  }
-
-  /** Normalized csv lines as ndjson lines or json array items. */
-  private json(lines: Buffer): Buffer {
-    const { state } = this.options;
-    const names = this.fieldNames;
-    const { bytes, records } = jsonRowsFor(names).convert(
-      lines,
-      state.format === 'json' ? 'json' : 'ndjson',
-      (line) => recordToJson(line, names, this.check.shape),
-    );
-    // every json item starts with ",\n" (json-rows.ts); the array's first with "[\n"
-    if (state.format === 'json' && state.jsonItems === 0 && records > 0) bytes[0] = 0x5b;
-    state.jsonItems += records;
-    return bytes;
-  }
-}
-
-/** Counts the lines of consecutive regions: a CR LF split between two regions counts once. */
-class LineCounter {
-  private endedWithCr = false;
-  constructor(private readonly normalizer: LineNormalizer) {}
-
-  /** Line ends in `region`, plus its unterminated last line when it is the body's end. */
-  count(region: Buffer, final: boolean): number {
-    if (region.length === 0) return 0;
-    const last = region[region.length - 1];
-    const splitCrLf = this.endedWithCr && region[0] === 10 ? 1 : 0;
-    this.endedWithCr = last === 13;
-    const unterminated = final && last !== 10 && last !== 13;
-    return this.normalizer.countLineEnds(region) - splitCrLf + (unterminated ? 1 : 0);
   }
 }

@@ -1,5 +1,5 @@
 import type { RecordKind } from '../model/record-shapes.js';
-import type { SeriesRequest } from './series.js';
+import type { SeriesRequest, SeriesWindow } from './series.js';
 
 /** Where a request's records go: the run's stream (the CLI's stdout), or a file. */
 export type OutputRef = { kind: 'stream' } | { kind: 'file'; path: string };
@@ -23,6 +23,8 @@ export interface RequestPlan {
   jsonBody?: boolean;
   /** Time-series requests: their window, for boundaries and for completing a cut response. */
   series?: SeriesRequest;
+  /** The dates of a request that is no time series (events' range, futopts' day), end exclusive. */
+  range?: SeriesWindow;
   /** Set on a request mdget added to complete a window that came back cut (or may have). */
   continuation?: Continuation;
 }
@@ -39,6 +41,8 @@ export interface Continuation {
   from: string;
   /** Rows of the response it continues (a probe's verdict teaches the cap from them). */
   previousRows: number;
+  /** How many times it was sent after one that came back with rows from before its start. */
+  tries?: number;
 }
 
 /** A short human label: command, symbol and window ("ticks ESM25 2025-03-13"). */
@@ -52,3 +56,16 @@ export function describePlan(plan: RequestPlan): string {
 
 /** The endpoint a request goes to (its page name): caps are learned per endpoint. */
 export const endpointOf = (plan: RequestPlan): string => plan.url.pathname.split('/').pop() ?? '';
+
+/** A request's window in wall-clock time, end exclusive, as ISO text: a date alone at midnight. */
+export function windowOf(plan: RequestPlan): { start?: string; end?: string } {
+  const window = plan.series?.window ?? plan.range;
+  const text = (time: Date) => {
+    const iso = time.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
+  };
+  return {
+    ...(window?.start ? { start: text(window.start) } : {}),
+    ...(window?.end ? { end: text(window.end) } : {}),
+  };
+}

@@ -1,6 +1,6 @@
 import type { Config } from '../model/config.js';
 import type { MinutesVariant } from '../model/options.js';
-import { isoDay, startOfDay, todayIn, type WallTime, wallClockIn } from '../time/dates.js';
+import { addDays, isoDay, startOfDay, todayIn, type WallTime, wallClockIn } from '../time/dates.js';
 import type { RequestPlan } from './planned-request.js';
 import type { SeriesRequest, SeriesWindow } from './series.js';
 import {
@@ -61,7 +61,8 @@ const DAY_MS = 86_400_000;
 const ANY_ZONE_BEHIND_MS = 12 * 3_600_000;
 const label = (time: WallTime) => isoDay(time);
 
-function windowLabels(window: Partial<Window>): { start?: string; end?: string } {
+/** The YYYY-MM-DD labels of a window for templates: a window ending at a midnight is labelled by its last day. */
+export function windowLabels(window: Partial<Window>): { start?: string; end?: string } {
   // end is exclusive: a window ending at a midnight is labelled by its last day
   const { start, end } = window;
   const lastDay = end && start && end.getTime() > start.getTime() ? new Date(end.getTime() - 1) : end;
@@ -227,6 +228,7 @@ export function planEvents(
     zone: ctx.zoneOf(first),
     ...(start ? { start: label(start) } : {}),
     ...(end ? { end: label(end) } : {}),
+    range: { ...(start ? { start } : {}), ...(end ? { end } : {}) },
     trend: false,
   }));
 }
@@ -263,7 +265,7 @@ export function planFuturesOptions(roots: readonly string[], json: boolean, ctx:
       command: 'futopts',
       symbol: root,
       zone: ctx.zoneOf(root),
-      ...(day ? { start: label(day), end: label(day) } : {}),
+      ...(day ? { start: label(day), end: label(day), range: { start: day, end: addDays(day, 1) } } : {}),
       trend: false,
       jsonBody: json,
     };

@@ -17,7 +17,9 @@ import {
   endpointOf,
   type OutputRef,
   type PlannedRequest,
+  windowOf,
 } from '../plan/planned-request.js';
+import { windowLabels } from '../plan/requests.js';
 import { pickColumns } from '../plan/rules.js';
 import { continuationWindow } from '../plan/series.js';
 import { type Sink, writeTo } from '../sink/atomic-file.js';
@@ -194,13 +196,12 @@ async function writeOutput(
       result.status = transform.empty ? 'empty' : 'ok';
       if (transform.empty && !plan.continuation) deps.onNote?.(`no records for ${describePlan(plan)}`);
       learnFromProbe(plan, transform, run.cuts);
-      if (transform.verdict !== 'complete' && transform.heldKey !== undefined && plan.series) {
-        items.splice(
-          index + 1,
-          0,
-          continuationOf(item, transform.verdict, transform.heldKey, transform.receivedRows),
-        );
-      }
+      const next = transform.stalled
+        ? againOf(item, transform.repeatedRows)
+        : transform.verdict !== 'complete' && transform.heldKey !== undefined
+          ? continuationOf(item, transform.verdict, transform.heldKey, transform.receivedRows)
+          : undefined;
+      if (next) items.splice(index + 1, 0, next);
     } catch (error) {
       result.durationMs = Date.now() - started;
       if (sink.closed) {
@@ -283,25 +284,34 @@ function learnFromProbe(plan: PlannedRequest, transform: ResponseTransform, cuts
   cuts.learn(endpointOf(plan), continuation.previousRows, wentOn);
 }
 
+/**
+ * The request that completes a window cut after rows up to `from` (the key group held back), or none when
+ * the rest of the window is empty: mdget never sends a request it would refuse from a user.
+ */
 function continuationOf(
   item: OutputItem,
   reason: Continuation['reason'],
   from: string,
   previousRows: number,
-): OutputItem {
-  const series = item.plan.series!;
+): OutputItem | undefined {
+  const series = item.plan.series;
+  if (!series) return undefined;
   const window = continuationWindow(series, from);
+  if (window.start && window.end && window.end.getTime() <= window.start.getTime()) return undefined;
   const url = series.rebuild(window);
-  const plan: PlannedRequest = {
-    ...item.plan,
-    url,
-    series: { ...series, window },
-    continuation: { reason, from, previousRows },
-  };
+  const { start, end, ...plan } = item.plan;
+  const labels = windowLabels(window);
   return {
-    plan,
+    plan: {
+      ...plan,
+      ...labels,
+      url,
+      series: { ...series, window },
+      continuation: { reason, from, previousRows },
+    },
     result: {
-      ...item.result,
+      ...withoutWindow(item.result),
+      ...windowOf({ ...item.plan, series: { ...series, window } }),
       url: redactUrl(url),
       status: 'not-run',
       rows: 0,
@@ -310,6 +320,34 @@ function continuationOf(
       continuation: { reason, from },
     },
   };
+}
+
+/** Tries of a continuation the server answers from before its start: then the window fails. */
+const STALLED_TRIES = 3;
+
+/**
+ * The same continuation once more, after one that came back full of rows from before its start; a
+ * service failure once it has been tried STALLED_TRIES times.
+ */
+function againOf(item: OutputItem, repeated: number): OutputItem {
+  const continuation = item.plan.continuation as Continuation;
+  const tries = (continuation.tries ?? 1) + 1;
+  if (tries > STALLED_TRIES) {
+    throw new MdgetError(
+      'MDGET_SERVICE',
+      `the service keeps answering ${describePlan(item.plan)} from before its start (${repeated} rows again, ${STALLED_TRIES} tries): it ignores start, so the window cannot be completed`,
+    );
+  }
+  return {
+    plan: { ...item.plan, continuation: { ...continuation, tries } },
+    result: { ...item.result, status: 'not-run', rows: 0, bytes: 0, durationMs: 0 },
+  };
+}
+
+/** A result without its window, which a continuation replaces with its own. */
+function withoutWindow(result: RequestResult): RequestResult {
+  const { start, end, ...rest } = result;
+  return rest;
 }
 
 /** Tells the progress listener about one request (core reports; the CLI draws). */
@@ -363,6 +401,9 @@ async function fetchInto(
       progress(deps, run, item, result.output, source, bytes, transform?.rows ?? 0, false);
     },
     ...(plan.series ? { series: plan.series } : {}),
+    ...(plan.continuation && plan.series?.order !== 'desc'
+      ? { continuationFrom: plan.continuation.from }
+      : {}),
     ...(options.timeZone
       ? {
           timeZone: {

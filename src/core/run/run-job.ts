@@ -4,7 +4,7 @@ import { redactUrl } from '../model/redact.js';
 import type { Job, RunSettings } from '../plan/job.js';
 import { optionNames } from '../plan/names.js';
 import { outputKey } from '../plan/outputs.js';
-import type { PlannedRequest } from '../plan/planned-request.js';
+import { type PlannedRequest, windowOf } from '../plan/planned-request.js';
 import { isFinal } from '../sink/provisional.js';
 import { checkTarget, makeDirectoriesFor, type TargetKind } from '../sink/targets.js';
 import { CutTracker } from './cut-tracker.js';
@@ -143,8 +143,8 @@ function groupsOf(requests: readonly PlannedRequest[]): OutputGroup[] {
       result: {
         url: redactUrl(plan.url),
         symbol: plan.symbol,
-        ...(plan.start ? { start: plan.start } : {}),
-        ...(plan.end ? { end: plan.end } : {}),
+        ...windowOf(plan),
+        zone: plan.zone,
         status: 'not-run' as const,
         rows: 0,
         bytes: 0,

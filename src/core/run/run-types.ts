@@ -51,8 +51,10 @@ export type RequestStatus = 'ok' | 'empty' | 'failed' | 'skipped' | 'not-run';
 export interface RequestResult {
   url: string;
   symbol: string;
+  /** The request's window in the service's wall clock (`zone`), end exclusive: `2025-03-14` or `2025-03-14T09:30:00`. */
   start?: string;
   end?: string;
+  zone: string;
   status: RequestStatus;
   rows: number;
   bytes: number;
