@@ -29,6 +29,15 @@ function version(): string {
   }
 }
 
+/** After a stop signal, the longest the run may take to end (the contract says 2 s). */
+const STOP_GRACE_MS = 1500;
+
+/** Ends the process by `signal`'s default action: no handler left for it, nothing can hold it. */
+function stopNow(signal: StopSignal): void {
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+}
+
 /** argv in, exit status out: runs one command, maps any error to one redacted stderr line and a status. */
 export async function main(argv: readonly string[], io?: Io): Promise<number> {
   const streams = io ?? (await systemIo());
@@ -46,6 +55,11 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
   const onSignal = (signal: StopSignal) => {
     stoppedBy ??= signal;
     controller.abort();
+    // The run stops at once and its temporary files go; queued output is dropped. A write blocked on a
+    // reader that never reads cannot be taken back, and holds even process.exit (it waits for the thread
+    // that writes): after the grace period the signal is raised again with its default action, which
+    // ends the process with the status a shell reports for it. Only for the process's own run (no test's).
+    if (io === undefined) setTimeout(() => stopNow(signal), STOP_GRACE_MS).unref();
   };
   for (const signal of signals) process.once(signal, onSignal);
   // A reader that goes away (`mdget config | head -1`) is a normal end (cli.md); any other stdout error

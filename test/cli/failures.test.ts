@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/emulator/index.js';
@@ -234,5 +235,57 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
       expect(stderr).not.toContain(CANARY);
       expect(existsSync(join(dir, 'x.csv'))).toBe(false);
     });
+  });
+});
+
+describe('a stop signal ends the run within 2 s, whatever the output is doing', () => {
+  /** Starts mdget on a day of ticks, its stdout (or -o) a FIFO read by `reader`; returns its exit and time. */
+  async function stopWhileWriting(
+    signal: 'SIGINT' | 'SIGTERM',
+    into: 'stdout' | '-o',
+    reader: 'slow' | 'never',
+  ): Promise<{ status: number | null; ms: number; dir: string }> {
+    return withEmulator({ ticksPerDay: 2_000_000 }, async (emu) => {
+      const dir = tempDir();
+      const fifo = join(dir, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      // a reader of 40 KB/s, or one that opens the FIFO and never reads
+      const drip =
+        reader === 'slow'
+          ? 'const f=require("fs").openSync(process.argv[1],"r");const b=Buffer.alloc(4096);setInterval(()=>require("fs").readSync(f,b),100)'
+          : 'require("fs").openSync(process.argv[1],"r");setInterval(()=>{},1000)';
+      const drain = spawn(process.execPath, ['-e', drip, fifo], { stdio: 'ignore' });
+      try {
+        const args = ['ticks', 'ESM25', '--start', '2025-03-13', '--max-rows', '100000000', '-q'];
+        const line =
+          into === 'stdout' ? `exec "$0" ${args.join(' ')} > "$1"` : `exec "$0" ${args.join(' ')} -o "$1"`;
+        const child = spawn('sh', ['-c', line, BIN, fifo], { env: { PATH: nodePath(), ...emu.env } });
+        // the status a shell reports: the exit code, or 128 + the signal's number when it ended by it
+        const closed = new Promise<number | null>((resolve) =>
+          child.on('close', (code, by) => resolve(by ? 128 + constants.signals[by] : code)),
+        );
+        while (emu.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 700)); // well into the body: the FIFO full, writes waiting
+        const sent = performance.now();
+        child.kill(signal);
+        const status = await closed;
+        return { status, ms: performance.now() - sent, dir };
+      } finally {
+        drain.kill('SIGKILL');
+      }
+    });
+  }
+
+  it.each([
+    ['SIGTERM', 'stdout', 'slow', 143],
+    ['SIGTERM', 'stdout', 'never', 143],
+    ['SIGINT', 'stdout', 'never', 130],
+    ['SIGTERM', '-o', 'slow', 143],
+    ['SIGINT', '-o', 'never', 130],
+  ] as const)('%s with %s into a FIFO read %s → exit %i within 2 s', async (signal, into, reader, status) => {
+    const { status: code, ms, dir } = await stopWhileWriting(signal, into, reader);
+    expect(code).toBe(status);
+    expect(ms).toBeLessThan(2000);
+    expect(readdirSync(dir)).toEqual(['fifo']); // no temporary file left beside it
   });
 });
