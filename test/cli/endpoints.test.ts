@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 const rowsOf = (stdout: string) => stdout.trimEnd().split('\n');
@@ -111,6 +113,21 @@ describe('every historical endpoint through the CLI (issue 4)', () => {
         env: { ...emu.env, ...NO_PROBES },
       });
       expect(asRaw.stdout).toBe(raw);
+    });
+  });
+
+  it('daterange: a symbol the service leaves out is refused as ticks and eod refuse one (exit 4)', async () => {
+    await withEmulator(CANARY_ACCOUNT, async (emu) => {
+      const dir = tempDir();
+      const run = await runCli(['daterange', 'minutes', 'AAPL', 'FOO', '-o', 'ranges.csv'], {
+        env: emu.env,
+        cwd: dir,
+      });
+      expect(run.code).toBe(4);
+      expect(run.stderr).toMatch(/^mdget: unknown symbol FOO: the service has no date range for it/);
+      expect(existsSync(join(dir, 'ranges.csv'))).toBe(false);
+      const known = await runCli(['daterange', 'minutes', 'AAPL'], { env: emu.env });
+      expect(known.code).toBe(0);
     });
   });
 

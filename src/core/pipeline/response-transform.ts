@@ -48,6 +48,8 @@ export interface ResponseTransformOptions {
   verdict?: (rows: number) => CutVerdict;
   /** Timestamps to convert (--utc, --tz), for csv, ndjson and json; raw is never rewritten. */
   timeZone?: RowRewrite['timeZone'];
+  /** Note the first field of every line (a list request's symbols: which ones the service answered). */
+  noteSymbols?: boolean;
 }
 
 /**
@@ -83,6 +85,8 @@ export class ResponseTransform extends Transform {
    * it: the server answers from an earlier time, and another try may do no better.
    */
   stalled = false;
+  /** The first field of every line, when noted (noteSymbols). */
+  readonly symbols = new Set<string>();
   private head: Buffer[] = [];
   private headSize = 0;
   private started = false;
@@ -316,6 +320,12 @@ export class ResponseTransform extends Transform {
   private process(region: Buffer, final: boolean): void {
     if (region.length === 0) return;
     checkLaterLines(region, this.check);
+    if (this.options.noteSymbols) {
+      for (const line of region.toString('latin1').split(/[\r\n]+/)) {
+        const symbol = line.split(',', 1)[0]?.trim();
+        if (symbol) this.symbols.add(symbol.toUpperCase());
+      }
+    }
     const last = lastLineBefore(region, region.length);
     if (last) {
       this.lastLine = region.toString('latin1', last.start, last.end);

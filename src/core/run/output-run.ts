@@ -192,6 +192,7 @@ async function writeOutput(
       spools.readAhead(items, index);
       const transform = await fetchInto(item, body, sink, output, options, deps, run);
       await spools.done(item);
+      if (plan.kind === 'dateRange') checkListed(plan, transform);
       result.rows = transform.rows;
       result.status = transform.empty ? 'empty' : 'ok';
       if (transform.empty && !plan.continuation) deps.onNote?.(`no records for ${describePlan(plan)}`);
@@ -274,6 +275,20 @@ function failCommitted(group: OutputGroup, failure: MdgetError): MdgetError {
     result.error = { code: failure.code, message: failure.message };
   }
   return failure;
+}
+
+/**
+ * A date-range request answers one line per symbol it knows and leaves the others out: an unknown symbol
+ * is refused by the service, as ticks and eod refuse one, not dropped without a word.
+ */
+function checkListed(plan: PlannedRequest, transform: ResponseTransform): void {
+  const missing = plan.symbol.split(',').filter((symbol) => !transform.symbols.has(symbol.toUpperCase()));
+  if (missing.length === 0) return;
+  const which = missing.length === 1 ? `symbol ${missing[0]}` : `symbols ${missing.join(',')}`;
+  throw new MdgetError(
+    'MDGET_SERVICE',
+    `unknown ${which}: the service has no date range for it (${redactUrl(plan.url)})`,
+  );
 }
 
 /** A probe came back: rows past the key it started from mean the response it continued was cut. */
@@ -395,6 +410,7 @@ async function fetchInto(
     symbol: plan.symbol,
     trend: plan.trend,
     jsonBody: plan.jsonBody ?? false,
+    noteSymbols: plan.kind === 'dateRange',
     secrets: deps.secrets ?? [],
     onBytes: (bytes) => {
       result.bytes = bytes;
