@@ -285,7 +285,7 @@ export const COMMANDS = [
       'Serves the bundled emulator of the service on 127.0.0.1 until interrupted, and prints its settings as `.env` lines (user `demo`, password `demo`).',
     args: [],
     options: ['port', 'set', 'help-options'],
-    examples: ['mdget emulator > .env &', 'mdget emulator --port 8080 --set rowCap=5000'],
+    examples: ['mdget emulator > emulator.env &', 'mdget emulator --port 8080 --set rowCap=5000'],
   },
 ] as const satisfies readonly CommandSpec[];
 

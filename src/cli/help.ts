@@ -63,13 +63,18 @@ export function topHelpFooter(width = 80): string {
   const codes = EXIT_CODES.map(({ code, meaning }) => formatItem(String(code), plain(meaning), 3, width));
   return [
     '',
-    wrap('Each command has its own help, with its options and examples: mdget <command> --help.', width),
-    '',
-    'Examples:',
-    '  mdget emulator > .env &                  # a local service and its settings',
-    '  mdget ticks ESM25 --start 2025-03-13 | head',
-    '  mdget eod AAPL MSFT --start 2025-01-01 -o eod.csv',
-    '  mdget exchanges --find cme',
+    ...wrap(
+      'a local service to try mdget on, its settings in a file of their own (stop it: kill %1)',
+      width - 4,
+    )
+      .split('\n')
+      .map((line) => `  # ${line}`),
+    ...[
+      'mdget emulator > emulator.env &',
+      'mdget ticks ESM25 --start 2025-03-13 --env-file emulator.env | head',
+      'mdget eod AAPL MSFT --start 2025-01-01 -o eod.csv',
+      'mdget exchanges --find cme',
+    ].map((example) => wrapCommand(example, width)),
     '',
     'Exit codes:',
     ...codes,
@@ -87,7 +92,7 @@ export function commandHelpFooter(spec: CommandSpec, width = 80): string {
       wrap(`Durations (${durations.map((d) => `--${d}`).join(', ')}): ${DURATION_UNITS}.`, width, '  '),
     );
   if (lines.length > 1) lines.push('');
-  lines.push('Examples:', ...spec.examples.map((example) => `  ${example}`), '');
+  lines.push('Examples:', ...spec.examples.map((example) => wrapCommand(example, width)), '');
   const short = EXIT_CODES.map(({ code, label }) => `${code} ${label}`).join(', ');
   lines.push(wrap(`Exit codes: ${short}; mdget --help explains them.`, width, '  '));
   return lines.join('\n');
@@ -96,12 +101,38 @@ export function commandHelpFooter(spec: CommandSpec, width = 80): string {
 /** Markdown backticks removed, for the terminal. */
 export const plain = (text: string): string => text.replaceAll('`', '');
 
-/** A term and its text as commander formats an item: padded, the text wrapped beside it. */
+/** The least room a description keeps beside its term; with less, it goes under it. */
+const MIN_TEXT_WIDTH = 24;
+
+/**
+ * A term and its text, as every help lays out an item (the CLI's commander help too, program.ts): padded,
+ * the text wrapped beside it; on a terminal too narrow for that, the text wrapped under its term.
+ */
 export function formatItem(term: string, text: string, termWidth: number, width = 80): string {
   const indent = termWidth + 2;
   const room = width - indent - 2;
-  const body = room < 40 ? text : wrap(text, room).replaceAll('\n', `\n${' '.repeat(indent)}`);
+  if (!text) return `  ${term}`;
+  const longest = Math.max(...text.split(/\s+/).map((word) => word.length));
+  if (room < MIN_TEXT_WIDTH || longest > room) {
+    const under = ' '.repeat(6);
+    return `  ${term}\n${under}${wrap(text, width - under.length).replaceAll('\n', `\n${under}`)}`;
+  }
+  const body = wrap(text, room).replaceAll('\n', `\n${' '.repeat(indent)}`);
   return `  ${term.padEnd(termWidth)}  ${body.replaceAll('\n', '\n  ')}`;
+}
+
+/** A command line of an example, broken at spaces with ` \` where it is wider than `width`. */
+export function wrapCommand(command: string, width: number): string {
+  const lines: string[] = [];
+  let line = '  ';
+  for (const word of command.split(' ')) {
+    if (line.trim() && line.length + 1 + word.length + 2 > width) {
+      lines.push(`${line} \\`);
+      line = `      ${word}`;
+    } else line = line.trim() ? `${line} ${word}` : `  ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
 }
 
 /** Text wrapped at whitespace to `width` columns; lines after the first indented by `hang`. */

@@ -4,13 +4,14 @@
  * the command that runs; the whole program is built for what only commander can tell (unknown commands,
  * `mdget help <command>`), and by the test that holds `mdget --help` equal to commander's layout.
  */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, type Help, Option } from 'commander';
 import { usageError } from '../core/model/errors.js';
 import type { ParamSpec } from '../core/model/params.js';
 import { COMMANDS, CONFIG_OPTIONS, type CommandName, type CommandSpec } from './command-table.js';
 import type { RunContext } from './context.js';
 import {
   commandHelpFooter,
+  formatItem as formatHelpItem,
   HELP_COMMAND,
   PROGRAM_DESCRIPTION,
   PROGRAM_OPTIONS,
@@ -75,11 +76,23 @@ export const runAction =
   async (name, args, flags) =>
     (await ACTIONS[name]())(args, flags, ctx);
 
-/** Where commander writes, with its `error:` prefix turned into ours. */
+/** The width help wraps to: the terminal's, else 80 (what a pager or a file gets). */
+const widthOf = (stream: NodeJS.WritableStream, isTTY: boolean): number =>
+  (isTTY ? (stream as { columns?: number }).columns : undefined) ?? 80;
+
+/** The width of the stream a help goes to, as commander tells it in addHelpText's context. */
+const helpWidth = (context: { command: Command; error: boolean }): number => {
+  const output = context.command.configureOutput();
+  return (context.error ? output.getErrHelpWidth?.() : output.getOutHelpWidth?.()) ?? 80;
+};
+
+/** Where commander writes, with its `error:` prefix turned into ours, and help as wide as the terminal. */
 export function outputFor(ctx: RunContext) {
   return {
     writeOut: (text: string) => ctx.io.stdout.write(text),
     writeErr: (text: string) => ctx.io.stderr.write(text),
+    getOutHelpWidth: () => widthOf(ctx.io.stdout, ctx.io.stdoutIsTTY),
+    getErrHelpWidth: () => widthOf(ctx.io.stderr, ctx.io.stderrIsTTY),
     outputError: (text: string, write: (text: string) => void) =>
       write(`mdget: ${text.replace(/^error: /, '')}`),
   };
@@ -98,6 +111,7 @@ export function buildProgram(
   const output = outputFor(ctx);
   const program = new Command('mdget')
     .description(PROGRAM_DESCRIPTION)
+    .configureHelp({ formatItem })
     .exitOverride()
     .configureOutput(output)
     .addHelpText('after', topHelpFooter());
@@ -119,8 +133,8 @@ export function buildCommand(spec: CommandSpec, onAction: OnAction): Command {
     .summary(spec.summary)
     .description(describe(spec))
     .exitOverride()
-    .configureHelp({ optionDescription: (option) => option.description, sortOptions: false })
-    .addHelpText('after', commandHelpFooter(spec));
+    .configureHelp({ optionDescription: (option) => option.description, sortOptions: false, formatItem })
+    .addHelpText('after', (context) => commandHelpFooter(spec, helpWidth(context)));
   for (const arg of spec.args) {
     const argument = new Argument(
       `${arg.required ? '<' : '['}${arg.name}${arg.variadic ? '...' : ''}${arg.required ? '>' : ']'}`,
@@ -136,6 +150,11 @@ export function buildCommand(spec: CommandSpec, onAction: OnAction): Command {
     await onAction(spec.name as CommandName, args, self.opts());
   });
   return command;
+}
+
+/** One option or argument of a help, laid out as every help of mdget lays one out (help.ts). */
+function formatItem(term: string, termWidth: number, description: string, helper: Help): string {
+  return formatHelpItem(term, description, termWidth, helper.helpWidth ?? 80);
 }
 
 const describe = (spec: CommandSpec) =>

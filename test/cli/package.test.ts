@@ -38,7 +38,7 @@ describe('the npm package (release hygiene, issue 12)', () => {
     );
     const unexpected = paths.filter(
       (path) =>
-        !/^(bin\/mdget|bin\/package\.json|dist\/.+\.(c?js|d\.ts)|README\.md|CHANGELOG\.md|package\.json)$/.test(
+        !/^(bin\/mdget|bin\/package\.json|dist\/.+\.(c?js|d\.ts)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/.test(
           path,
         ) ||
         /(^|\/)(test|tests|fixtures|__tests__)\/|\.test\.|(^|\/)\.env|\.npmrc|\.(pem|key|p12)$|secret/i.test(

@@ -4,6 +4,7 @@ import { COMMANDS, type CommandSpec } from '../../src/cli/command-table.js';
 import type { RunContext } from '../../src/cli/context.js';
 import { topHelp } from '../../src/cli/help.js';
 import { NO_COLORS } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
 
 /** A context whose stdout is collected; nothing runs (every test stops at help). */
@@ -101,5 +102,34 @@ describe('help from the tables', () => {
     expect(help).toMatch(/^ {2}symbol +instrument symbols/m);
     expect(help).toMatch(/^Exit codes: 0 ok, 1 internal error, 2 usage, 3 configuration/m);
     expect(help).not.toContain('`');
+  });
+});
+
+describe('help fits the terminal', () => {
+  /** What `mdget …argv` prints on a terminal `columns` wide. */
+  async function helpOn(argv: string[], columns: number): Promise<string> {
+    const chunks: Buffer[] = [];
+    const stdout = Object.assign(new PassThrough(), { columns });
+    stdout.on('data', (chunk) => chunks.push(chunk));
+    await main(argv, {
+      stdout,
+      stderr: new PassThrough(),
+      stdin: new PassThrough(),
+      stdoutIsTTY: true,
+      stderrIsTTY: false,
+      env: {},
+      cwd: '.',
+      color: NO_COLORS,
+    });
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  it.each([60, 80, 100])('every command at %i columns: no line wider, words whole', async (columns) => {
+    for (const name of ['', ...COMMANDS.map((command) => command.name)]) {
+      const text = await helpOn(name ? [name, '--help'] : ['--help'], columns);
+      expect(text.length, name).toBeGreaterThan(200);
+      const wide = text.split('\n').filter((line) => line.length > columns);
+      expect(wide, `${name || 'mdget'} --help`).toEqual([]);
+    }
   });
 });

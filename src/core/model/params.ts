@@ -100,13 +100,13 @@ export const eodParams = [
     flag: 'nearest',
     query: 'data',
     kind: 'flag',
-    help: 'futures: nearest-expiry contract each day (data=<period>nearest)',
+    help: 'futures, with a ROOT*n symbol such as ZC*1: the nearest-expiry contract each day (data=<period>nearest)',
   },
   {
     flag: 'continue',
     query: 'data',
     kind: 'flag',
-    help: 'futures: same month chained across years (data=<period>continue)',
+    help: 'futures, with a ROOT*n symbol such as ZC*1: the same month chained across years (data=<period>continue)',
   },
   {
     flag: 'volume',
