@@ -6,7 +6,7 @@
 // one case's JIT feedback slow the next.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createTimestampConverter } from '../dist/core/time/time-zones.js';
+import { createTimestampConverter } from '../dist/core/time/timestamp-converter.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

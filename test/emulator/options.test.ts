@@ -16,6 +16,7 @@ describe('emulator options', () => {
       errorStatus: 200,
       unknownSymbol: 'error',
       gzip: 'auto',
+      ignoreStart: false,
       contentType: 'text/plain; charset=utf-8',
       transfer: 'chunked',
       rowCap: undefined,

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { CENTRAL, EASTERN, formatServiceDate } from '../../src/core/time/dates.js';
 import {
   assertTimeZone,
-  createTimestampConverter,
   isValidTimeZone,
-  type TimestampTarget,
   utcOfWallTime,
   wallTimeOf,
 } from '../../src/core/time/time-zones.js';
+import { createTimestampConverter, type TimestampTarget } from '../../src/core/time/timestamp-converter.js';
 import { marketWallTime, parseZonedInput } from '../../src/core/time/zoned-input.js';
 
 // Real Intl throughout. US rules: spring forward at 02:00 on the second Sunday of March, fall back at

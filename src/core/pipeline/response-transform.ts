@@ -3,24 +3,16 @@ import { RECORD_SHAPES, type RecordKind } from '../model/record-shapes.js';
 import { redactUrl } from '../model/redact.js';
 import type { SeriesRequest } from '../plan/series.js';
 import { formatKey, keyLength, timeFieldIndex } from '../plan/series.js';
-import {
-  type CheckContext,
-  checkFirstLine,
-  checkLastLine,
-  checkLaterLines,
-  checkLineLength,
-  fail,
-  firstLine,
-} from './body-checks.js';
+
+export type { CutVerdict } from './hold-back.js';
+
+import { type CheckContext, checkFirstLine, checkLastLine, checkLaterLines, fail } from './body-checks.js';
+import { BodyHead } from './body-head.js';
 import { releaseChunk } from './chunk-pool.js';
 import { EdgeFilter, type KeyOf } from './edge-filter.js';
-import {
-  completeLinesEnd,
-  fieldKey,
-  lastLineBefore,
-  lineEndAfter,
-  trailingGroupStart,
-} from './line-regions.js';
+import { type CutVerdict, holdBack } from './hold-back.js';
+import { LineCarry } from './line-carry.js';
+import { fieldKey, lastLineBefore, lineEndAfter, trailingGroupStart } from './line-regions.js';
 import type { OutputState } from './output-state.js';
 import type { RowRewrite } from './row-rewrite.js';
 import { LineCounter, RowWriter } from './row-writer.js';
@@ -52,13 +44,6 @@ export interface ResponseTransformOptions {
   noteSymbols?: boolean;
 }
 
-/**
- * Whether a time-series response may have been cut by the server: `cut` when its rows reach a cap in
- * force, `probe` when they reach a new high with no cap known (run/cut-tracker.ts decides).
- */
-export type CutVerdict = 'complete' | 'cut' | 'probe';
-
-const HEAD_CAP = 64 * 1024;
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -87,12 +72,13 @@ export class ResponseTransform extends Transform {
   stalled = false;
   /** The first field of every line, when noted (noteSymbols). */
   readonly symbols = new Set<string>();
-  private head: Buffer[] = [];
-  private headSize = 0;
+  private readonly head: BodyHead;
   private started = false;
   private passThroughJson = false;
   private readonly check: CheckContext;
-  private pending: Buffer = EMPTY;
+  private lines: LineCarry | undefined;
+  /** A JSON body seen whole only at its end. */
+  private pendingJson: Buffer = EMPTY;
   private keyIndex = 0;
   private holding = false;
   private lastLine = '';
@@ -105,6 +91,7 @@ export class ResponseTransform extends Transform {
   constructor(private readonly options: ResponseTransformOptions) {
     super({ readableHighWaterMark: 256 * 1024, writableHighWaterMark: 256 * 1024 });
     this.check = { url: options.url, shape: RECORD_SHAPES[options.kind], secrets: options.secrets ?? [] };
+    this.head = new BodyHead(this.check, options.jsonBody ?? false);
   }
 
   /** True when the body held no record (0 bytes, blank lines only): success with zero rows. */
@@ -133,27 +120,11 @@ export class ResponseTransform extends Transform {
         callback();
         return;
       }
-      this.head.push(chunk);
-      this.headSize += chunk.length;
-      const joined = Buffer.concat(this.head);
-      const first = firstLine(joined);
-      if (first === undefined && this.headSize < HEAD_CAP) {
-        callback();
-        return;
+      const head = this.head.take(chunk);
+      if (head) {
+        this.begin(head.first);
+        this.consume(head.bytes);
       }
-      const head = this.head;
-      this.head = [];
-      const text = first ?? joined.toString('utf8').trim();
-      if (first === undefined && !(this.options.jsonBody && /^[[{]/.test(text))) {
-        fail(
-          this.check,
-          'MDGET_HTTP',
-          `no line end in the first ${HEAD_CAP} bytes: not this endpoint's data (${redactUrl(this.options.url)})`,
-        );
-      }
-      this.begin(text);
-      this.consume(joined);
-      for (const piece of head) releaseChunk(piece); // copied into `joined`
       callback();
     } catch (error) {
       callback(error as Error);
@@ -163,13 +134,14 @@ export class ResponseTransform extends Transform {
   override _flush(callback: TransformCallback): void {
     try {
       if (!this.started) {
-        const joined = Buffer.concat(this.head);
-        if (joined.toString('utf8').trim() === '') {
+        const head = this.head.end();
+        if (!head) {
           callback();
           return;
         }
-        this.begin(joined.toString('utf8').trim());
-        this.pending = joined;
+        this.begin(head.first);
+        if (this.passThroughJson) this.pendingJson = head.bytes;
+        else this.lines?.hold(head.bytes);
       }
       this.finish();
       callback();
@@ -205,6 +177,9 @@ export class ResponseTransform extends Transform {
       this.edges = new EdgeFilter(this.keyAt, series.order, endKey, continuationFrom);
       this.holding = this.options.verdict !== undefined;
     }
+    const groupOf = (bytes: Buffer, end: number) =>
+      trailingGroupStart(bytes, end, (start, stop) => this.keyAt(bytes, start, stop));
+    this.lines = new LineCarry(this.check, this.holding ? groupOf : undefined);
   }
 
   /** The time key of the line [start, end) of `bytes`. */
@@ -215,105 +190,59 @@ export class ResponseTransform extends Transform {
 
   /** The complete lines of the carried bytes and `bytes`, but (when holding) the trailing key group. */
   private consume(bytes: Buffer): void {
-    if (this.passThroughJson) {
-      this.push(bytes);
-      return;
-    }
-    // The carried bytes (a partial line, held rows) are small: join them with the chunk's first line only,
-    // so a chunk is not copied whole; the rest of it is cut where its trailing key group starts.
-    const firstEnd = this.pending.length > 0 ? lineEndAfter(bytes) : 0;
-    if (firstEnd > 0 && firstEnd < bytes.length) {
-      const rest = bytes.subarray(firstEnd);
-      const end = completeLinesEnd(rest);
-      const cut =
-        end === 0 ? 0 : this.holding ? trailingGroupStart(rest, end, (s, e) => this.keyAt(rest, s, e)) : end;
-      if (cut > 0) {
-        this.process(Buffer.concat([this.pending, bytes.subarray(0, firstEnd)]), false);
-        checkLineLength(rest.length - end, this.check);
-        this.pending = Buffer.from(rest.subarray(cut));
-        this.process(rest.subarray(0, cut), false);
-        return;
-      }
-    }
-    const buffer = this.pending.length > 0 ? Buffer.concat([this.pending, bytes]) : bytes;
-    const end = completeLinesEnd(buffer);
-    checkLineLength(buffer.length - end, this.check);
-    if (end === 0) {
-      // a copy of the chunk itself: it goes back to the pool once consumed
-      this.pending = buffer === bytes ? Buffer.from(bytes) : buffer;
-      return;
-    }
-    const cut = this.holding ? trailingGroupStart(buffer, end, (s, e) => this.keyAt(buffer, s, e)) : end;
-    // a copy: the held rows are small, the chunk they came in may be a MiB
-    this.pending = Buffer.from(buffer.subarray(cut));
-    this.process(buffer.subarray(0, cut), false);
+    if (this.passThroughJson) this.push(bytes);
+    else (this.lines as LineCarry).take(bytes, (region) => this.process(region, false));
   }
 
   /** The body's end: the held key group is written, or dropped for a continuation to fetch it whole. */
   private finish(): void {
     if (this.passThroughJson) {
       // a JSON body with no line end in its first 64 KiB was only seen whole here
-      if (this.pending.length > 0) this.push(this.pending);
-      this.pending = EMPTY;
+      if (this.pendingJson.length > 0) this.push(this.pendingJson);
       return;
     }
-    const rest = this.pending;
-    this.pending = EMPTY;
+    const rest = (this.lines as LineCarry).rest();
     const last = lastLineBefore(rest, rest.length);
     checkLastLine(last ? rest.toString('latin1', last.start, last.end) : this.lastLine, this.check);
     if (this.holding && last && this.holdsBack(rest, last)) return;
     this.process(rest, true);
   }
 
-  /**
-   * Decides whether the key group held at the end (`rest`, whose last line is `last`) goes to a
-   * continuation: the response reached the limit in force (cut) or a new high (probe). It does not when
-   * that key is past the window's end (nothing there to fetch), or when this continuation added nothing
-   * past where it started (the window ends: the server has nothing more, or answers from before).
-   */
+  /** Whether the key group at the end (`rest`, last line `last`) is held back; see hold-back.ts. */
   private holdsBack(rest: Buffer, last: { start: number; end: number }): boolean {
-    const { series, continuationFrom } = this.options;
-    const heldRows =
-      (this.writer as RowWriter).countLineEnds(rest) +
-      (/[\r\n]$/.test(rest.toString('latin1', rest.length - 1)) ? 0 : 1);
-    const total = this.receivedRows + heldRows;
-    const verdict = this.options.verdict?.(total) ?? 'complete';
-    if (verdict === 'complete') return false;
     const firstEnd = lineEndAfter(rest);
-    const key = this.keyAt(rest, 0, firstEnd < 0 ? rest.length : firstEnd);
-    const lastKey = this.keyAt(rest, last.start, last.end);
-    const ascending = series?.order !== 'desc';
-    const endKey =
-      series?.window.end && series.filterEnd ? formatKey(series.window.end, series.resolution) : undefined;
-    if (key !== undefined && ascending && endKey !== undefined && key >= endKey) return false;
-    if (continuationFrom !== undefined && !this.wentPast(continuationFrom, lastKey, ascending)) {
-      // A full response that repeats what came before: the server ignores where a continuation starts.
-      // Nothing more of it is written: the run tries it again, or fails.
-      this.stalled = verdict === 'cut' && this.repeatedRows > 0;
-      return this.stalled;
+    const group = {
+      before: this.receivedRows,
+      rows:
+        (this.writer as RowWriter).countLineEnds(rest) +
+        (/[\r\n]$/.test(rest.toString('latin1', rest.length - 1)) ? 0 : 1),
+      key: this.keyAt(rest, 0, firstEnd < 0 ? rest.length : firstEnd),
+      lastKey: this.keyAt(rest, last.start, last.end),
+      lastKeptKey: this.lastKeptKey,
+      repeated: this.repeatedRows,
+    };
+    const { series, verdict, continuationFrom } = this.options;
+    const decision = holdBack(group, series, verdict, continuationFrom);
+    switch (decision.kind) {
+      case 'write':
+        return false;
+      case 'stalled':
+        // nothing more of it is written: the run tries the continuation again, or fails
+        this.stalled = true;
+        return true;
+      case 'continue':
+        this.verdict = decision.verdict;
+        this.heldKey = group.key;
+        this.lastKey = group.lastKey;
+        this.receivedRows = group.before + group.rows;
+        return true;
+      case 'one-key':
+        return fail(
+          this.check,
+          'MDGET_SERVICE',
+          `cannot complete ${redactUrl(this.options.url)}: all ${decision.total} rows have the time ${group.key ?? '?'} and the service returns at most that many per request`,
+        );
     }
-    if (heldRows < total && key !== undefined) {
-      this.verdict = verdict;
-      this.heldKey = key;
-      this.lastKey = lastKey;
-      this.receivedRows = total;
-      return true;
-    }
-    // Every row shares one key: no continuation can start later than this one.
-    if (verdict === 'cut') {
-      fail(
-        this.check,
-        'MDGET_SERVICE',
-        `cannot complete ${redactUrl(this.options.url)}: all ${total} rows have the time ${key ?? '?'} and the service returns at most that many per request`,
-      );
-    }
-    return false;
-  }
-
-  /** Whether rows kept so far, or the held group's key, went past the key a continuation started from. */
-  private wentPast(from: string, heldKey: string | undefined, ascending: boolean): boolean {
-    const beyond = (key: string | undefined) => key !== undefined && (ascending ? key > from : key < from);
-    return beyond(this.lastKeptKey) || beyond(heldKey);
   }
 
   /** Checks, counts and filters complete lines (all of them when `final`), then writes them. */

@@ -2,7 +2,7 @@ import {
   createTimestampConverter,
   type TimestampConverter,
   type TimestampTarget,
-} from '../time/time-zones.js';
+} from '../time/timestamp-converter.js';
 
 /**
  * What the user asked to change in each row of csv, ndjson and json output (issue 13): timestamps as

@@ -1,5 +1,4 @@
-import { access } from 'node:fs/promises';
-import { MdgetError, usageError } from '../model/errors.js';
+import { usageError } from '../model/errors.js';
 
 /** The placeholders an output path may hold (cli.md -o). */
 export const TEMPLATE_KEYS = ['symbol', 'date', 'start', 'end', 'command', 'ext'] as const;
@@ -47,24 +46,4 @@ export function expandTemplate(template: string, vars: TemplateVars): string {
   return template.replace(/\{(symbol|date|start|end|command|ext)\}/g, (_, key: keyof TemplateVars) =>
     sanitizeFilePart(vars[key] ?? ''),
   );
-}
-
-/** Refuses an existing target unless --force (exit 6 before any request); `hint` says what to do. */
-export async function checkClobber(
-  target: string,
-  force: boolean,
-  hint = 'pass --force to overwrite or --skip-existing to keep it',
-): Promise<void> {
-  if (target === '-' || force) return;
-  if (await exists(target)) throw new MdgetError('MDGET_IO', `${target} exists: ${hint}`);
-}
-
-/** True when a file or directory is at `path`. */
-export async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

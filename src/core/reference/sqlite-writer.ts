@@ -3,13 +3,13 @@ import { basename, dirname, join } from 'node:path';
 import { isMdgetError, MdgetError } from '../model/errors.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import type { JsonNumber } from './lossless-json.js';
+import { toProfileRows } from './profile-rows.js';
 import {
   type Column,
   type ColumnKind,
   instrumentColumns,
   spreadLegColumns,
   symbolColumns,
-  toProfileRows,
 } from './profile-tables.js';
 import { isPrimaryKeyConflict, openSqlite, type SqliteDatabase, type SqliteValue } from './sqlite-backend.js';
 

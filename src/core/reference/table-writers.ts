@@ -4,6 +4,7 @@ import { releaseChunk, releaseChunks, takeChunk, trimChunk } from '../pipeline/c
 import { csvField, csvLine } from './csv.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import { type JsonNumber, numberText, stringifyLossless } from './lossless-json.js';
+import { toProfileRows } from './profile-rows.js';
 import {
   type Column,
   instrumentColumns,
@@ -11,7 +12,6 @@ import {
   type ProfileTable,
   spreadLegColumns,
   symbolColumns,
-  toProfileRows,
 } from './profile-tables.js';
 
 /** Stream formats of the profile tables; `sqlite` has its own writer (sqlite-writer.ts). */

@@ -8,7 +8,7 @@
  * cut is flagged or probed. Probes cost one small request each, and only responses that reach a new high
  * of rows are probed. A probe that finds more rows teaches the cap.
  */
-import type { CutVerdict } from '../pipeline/response-transform.js';
+import type { CutVerdict } from '../pipeline/hold-back.js';
 
 /** What one endpoint has taught the run so far. */
 interface EndpointState {

@@ -1,10 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  JsonValueSplitter,
-  type JsonValuesMode,
-  streamJsonObjects,
-} from '../../../src/core/reference/json-values.js';
+import { JsonValueSplitter } from '../../../src/core/reference/json-splitter.js';
+import { type JsonValuesMode, streamJsonObjects } from '../../../src/core/reference/json-values.js';
 import { parseLossless, RawNumber, stringifyLossless } from '../../../src/core/reference/lossless-json.js';
 import { collect } from './helpers.js';
 

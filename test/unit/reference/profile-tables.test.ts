@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { divideDecimal } from '../../../src/core/reference/decimal.js';
 import { calendarDate, epochMsToIsoDate, epochNsToIso } from '../../../src/core/reference/epoch.js';
 import { parseInstrumentArray } from '../../../src/core/reference/instrument-stream.js';
-import { toProfileRows } from '../../../src/core/reference/profile-tables.js';
+import { toProfileRows } from '../../../src/core/reference/profile-rows.js';
 import { collect, fixtureStream } from './helpers.js';
 
 const entries = await collect(parseInstrumentArray(fixtureStream('instruments.json')));

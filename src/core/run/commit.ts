@@ -1,0 +1,64 @@
+import { toMdgetError } from '../http/to-mdget-error.js';
+import type { MdgetError } from '../model/errors.js';
+import type { Sink } from '../sink/atomic-file.js';
+import { markProvisional } from '../sink/provisional.js';
+import { type OutputGroup, pathOf, type RunState } from './run-state.js';
+
+/** File outputs whose fsync and rename may wait at once, each holding its file open. */
+const COMMITS_IN_FLIGHT = 16;
+
+/**
+ * Makes an output final: sync, close, rename, then the provisional marker of a file (not of a special
+ * file, written as it is). A file's commit overlaps the next output's download (the run awaits them all,
+ * run.commits); the stream's is awaited here. Resolves to the output's failure, if any.
+ */
+export async function commitOutput(
+  group: OutputGroup,
+  sink: Sink,
+  provisional: boolean,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  const path = pathOf(group);
+  const commit = finalize(group.special ? undefined : path, sink, provisional, run);
+  if (path === undefined) return commit;
+  const tracked = commit.then((failure) => failure && failCommitted(group, failure));
+  run.commits.push(tracked);
+  run.inFlight.add(tracked);
+  void tracked.finally(() => run.inFlight.delete(tracked));
+  while (run.inFlight.size >= COMMITS_IN_FLIGHT) await Promise.race(run.inFlight);
+  return undefined;
+}
+
+async function finalize(
+  target: string | undefined,
+  sink: Sink,
+  provisional: boolean,
+  run: RunState,
+): Promise<MdgetError | undefined> {
+  try {
+    await sink.commit();
+    if (target !== undefined) await markProvisional(target, provisional);
+    return undefined;
+  } catch (error) {
+    return dropSink(error, sink, run);
+  }
+}
+
+/** After a failed write or commit: a closed stdout ends the run quietly; anything else drops the sink. */
+export async function dropSink(error: unknown, sink: Sink, run: RunState): Promise<MdgetError | undefined> {
+  if (sink.closed) {
+    run.stdoutClosed = true;
+    return undefined;
+  }
+  await sink.abort();
+  return toMdgetError(error);
+}
+
+/** An output whose commit failed: its requests are failed in the report, and the failure returned. */
+function failCommitted(group: OutputGroup, failure: MdgetError): MdgetError {
+  for (const { result } of group.items) {
+    result.status = 'failed';
+    result.error = { code: failure.code, message: failure.message };
+  }
+  return failure;
+}

@@ -1,0 +1,59 @@
+import type { OpenDeps } from '../http/open-body.js';
+import type { MdgetError } from '../model/errors.js';
+import type { OutputRef, PlannedRequest } from '../plan/planned-request.js';
+import type { CutTracker } from './cut-tracker.js';
+import type { PlanEvent, RequestResult, RunDeps } from './run-types.js';
+import type { RequestScheduler } from './scheduler.js';
+
+/** The requests that write one output (a file, or the run's stream), in the order their bytes go out. */
+export interface OutputGroup {
+  output: OutputRef;
+  items: OutputItem[];
+  /** --update: bytes of the existing file kept before the new rows (update.ts). */
+  keepBytes?: number;
+  /** The target is a device, FIFO or the like: written directly (sink/targets.ts). */
+  special?: boolean;
+}
+
+/** The file an output writes, or undefined for the run's stream. */
+export const pathOf = (group: OutputGroup): string | undefined =>
+  group.output.kind === 'file' ? group.output.path : undefined;
+
+/** One request of an output and its result, as the report will list it. */
+export interface OutputItem {
+  plan: PlannedRequest;
+  result: RequestResult;
+}
+
+/** What the outputs of one run share: the cap memory, ids for progress, whether stdout went away. */
+export interface RunState {
+  cuts: CutTracker;
+  nextId: number;
+  stdoutClosed: boolean;
+  /** Commits of file outputs still running: each resolves to its failure, if any. */
+  commits: Promise<MdgetError | undefined>[];
+  inFlight: Set<Promise<MdgetError | undefined>>;
+  /** The plan's size, as told to onPlan. */
+  plan: PlanEvent;
+  /** Every request of the run goes through it: --concurrency, --rate, retries. */
+  scheduler: RequestScheduler;
+}
+
+/** What opening a body of the run needs: its scheduler, secrets and request listener. */
+export const openDeps = (deps: RunDeps, run: RunState): OpenDeps => ({
+  opener: run.scheduler,
+  ...(deps.secrets ? { secrets: deps.secrets } : {}),
+  ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
+});
+
+const ids = new WeakMap<OutputItem, number>();
+
+/** A request's id in progress events, given on first use. */
+export function idOf(item: OutputItem, run: RunState): number {
+  let id = ids.get(item);
+  if (id === undefined) {
+    id = run.nextId++;
+    ids.set(item, id);
+  }
+  return id;
+}
