@@ -42,9 +42,6 @@ export interface OptionSpec {
   readonly env?: string;
 }
 
-/** The accepted duration units, for help and errors. */
-export const DURATION_UNITS = 'ms, s, m, h, d or w (500ms, 30s, 2m, 1h, 7d); a bare number is seconds';
-
 export const OPTIONS = {
   // Request: what is asked of the service, besides the query parameters of each command.
   param: {
