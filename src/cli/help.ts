@@ -16,6 +16,7 @@ export const PROGRAM_DESCRIPTION =
 export const SECTION_HEADINGS: Record<CommandSection, string> = {
   download: 'Download commands:',
   reference: 'Reference data:',
+  dataset: 'Datasets:',
   other: 'Other commands:',
 };
 

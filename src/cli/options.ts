@@ -4,6 +4,8 @@
  * tables and the types of the parsed flags; nothing else spells a flag, its help or its default.
  */
 
+import { DATASET_OPTIONS } from './options-dataset.js';
+
 /** The help sections options are grouped in, in the order help shows them. */
 export const OPTION_GROUPS = {
   request: 'Request options:',
@@ -11,6 +13,7 @@ export const OPTION_GROUPS = {
   network: 'Network options:',
   config: 'Credentials and configuration:',
   emulator: 'Emulator options:',
+  dataset: 'Dataset options:',
   messages: 'Messages:',
 } as const;
 export type OptionGroup = keyof typeof OPTION_GROUPS;
@@ -288,6 +291,7 @@ export const OPTIONS = {
     group: 'messages',
     help: 'log requests (credentials redacted) and retries on stderr',
   },
+  ...DATASET_OPTIONS,
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

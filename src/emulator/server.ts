@@ -156,7 +156,10 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
         return { status: 304, headers: { 'last-modified': lastModified }, chunks: [], eol: '\n' };
       return {
         status: 200,
-        headers: { 'content-type': `text/xml; charset=${options.exchangesEncoding}`, 'last-modified': lastModified },
+        headers: {
+          'content-type': `text/xml; charset=${options.exchangesEncoding}`,
+          'last-modified': lastModified,
+        },
         chunks: [body],
         eol: '\n',
       };

@@ -108,7 +108,10 @@ async function checkSeriesList(value: unknown, ctx: Checking & { base: string })
   for (const [index, item] of value.entries()) {
     const series = await checkSeries(item, index, ctx);
     if (names.has(series.name))
-      throw ctx.fail(['series', index, 'name'], `series name "${series.name}" is given twice: names are unique`);
+      throw ctx.fail(
+        ['series', index, 'name'],
+        `series name "${series.name}" is given twice: names are unique`,
+      );
     names.add(series.name);
     out.push(series);
   }
@@ -138,14 +141,22 @@ async function checkSeries(item: unknown, index: number, ctx: Checking & { base:
   const endValue = table['end'] ?? 'now';
   const end = endValue === 'now' ? 'tomorrow' : dateOf(endValue, 'end', fail);
   const path = table['path'];
-  if (typeof path !== 'string') throw fail(['path'], `path takes the output template as a string, such as "ticks/{symbol}/{date}.csv.gz"`);
+  if (typeof path !== 'string')
+    throw fail(
+      ['path'],
+      `path takes the output template as a string, such as "ticks/{symbol}/{date}.csv.gz"`,
+    );
   const output = outputOf(path, ctx.root, (message) => fail(['path'], message));
   const { format, gzip } = formatOfPath(path, (message) => fail(['path'], message));
   const used = placeholdersOf(path);
   if (symbols.length > 1 && kind !== 'events' && !used.includes('symbol'))
-    throw fail(['path'], `path ${path} has no {symbol}: the files of ${symbols.length} symbols would fold into one`);
+    throw fail(
+      ['path'],
+      `path ${path} has no {symbol}: the files of ${symbols.length} symbols would fold into one`,
+    );
   const tz = table['tz'];
-  if (tz !== undefined && typeof tz !== 'string') throw fail(['tz'], `tz takes "UTC" or a zone such as "America/New_York"`);
+  if (tz !== undefined && typeof tz !== 'string')
+    throw fail(['tz'], `tz takes "UTC" or a zone such as "America/New_York"`);
   const optionsTable = table['options'] ?? {};
   if (optionsTable === null || typeof optionsTable !== 'object' || Array.isArray(optionsTable))
     throw fail(['options'], 'options takes a table, as { session-filter = "+T" }');
@@ -231,7 +242,10 @@ async function symbolsOf(
   if (symbols.length === 0) throw fail([key], `${key} holds no symbol`);
   for (const symbol of symbols)
     if (typeof symbol !== 'string' || !SYMBOL.test(symbol))
-      throw fail([key], `invalid symbol ${show(symbol)}: expected up to 64 characters without spaces or commas`);
+      throw fail(
+        [key],
+        `invalid symbol ${show(symbol)}: expected up to 64 characters without spaces or commas`,
+      );
   return symbols as string[];
 }
 
@@ -292,7 +306,10 @@ function checkReference(value: unknown, ctx: Checking): ReferenceFile[] {
     if (typeof path !== 'string')
       throw fail('path', 'takes a template such as "reference/instruments-{exchange}.sqlite"');
     if (list.length > 1 && !path.includes('{exchange}'))
-      throw fail('path', `${path} has no {exchange}: the files of ${list.length} exchanges would fold into one`);
+      throw fail(
+        'path',
+        `${path} has no {exchange}: the files of ${list.length} exchanges would fold into one`,
+      );
     const format = REFERENCE_FORMATS.instruments(path, (m) => fail('path', m));
     const template = outputOf(path.replaceAll('{exchange}', 'EXCHANGE'), ctx.root, (m) => fail('path', m));
     for (const exchange of list as string[]) {
@@ -356,4 +373,3 @@ function distance(a: string, b: string): number {
   }
   return row[b.length]!;
 }
-

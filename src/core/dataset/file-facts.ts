@@ -67,7 +67,8 @@ class RowCounter {
       }
       const end = chunk.indexOf(NEWLINE, at);
       const stop = end === -1 ? chunk.length : end;
-      for (let i = at; i < stop && !this.content; i++) if (chunk[i] !== 0x0d && chunk[i] !== 0x20) this.content = true;
+      for (let i = at; i < stop && !this.content; i++)
+        if (chunk[i] !== 0x0d && chunk[i] !== 0x20) this.content = true;
       if (end === -1) return;
       this.endLine();
       at = end + 1;

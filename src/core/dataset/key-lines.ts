@@ -12,8 +12,10 @@ export type KeyPath = readonly (string | number)[];
 export type KeyLocator = (path: KeyPath) => number | undefined;
 
 const HEADER = /^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$/;
-const ASSIGNMENT = /^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=/;
-const INLINE_KEY = /[{,]\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=/g;
+const ASSIGNMENT =
+  /^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=/;
+const INLINE_KEY =
+  /[{,]\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=/g;
 
 const keyParts = (text: string): string[] =>
   text.split(/\s*\.\s*(?=(?:[^"']|"[^"]*"|'[^']*')*$)/).map((part) => part.replace(/^["']|["']$/g, ''));

@@ -175,7 +175,9 @@ export class Ledger {
       this.db
         .prepare('UPDATE syncs SET ended_at = ?, exit_code = ?, fetched = ?, failed = ? WHERE id = ?')
         .run(record.endedAt ?? null, record.exitCode ?? null, record.fetched, record.failed, id);
-      const insert = this.db.prepare('INSERT INTO failures (sync_id, series, path, reason) VALUES (?, ?, ?, ?)');
+      const insert = this.db.prepare(
+        'INSERT INTO failures (sync_id, series, path, reason) VALUES (?, ?, ?, ?)',
+      );
       for (const f of record.failures) insert.run(id, f.series, f.path, f.reason);
       this.db.exec('COMMIT');
     } catch (error) {

@@ -1,5 +1,5 @@
-import type { OutputFormat } from '../model/formats.js';
 import type { MdgetError } from '../model/errors.js';
+import type { OutputFormat } from '../model/formats.js';
 
 /** What each file extension of a series path writes. */
 const SERIES_EXTENSIONS: Record<string, OutputFormat> = {

@@ -125,4 +125,8 @@ function pairsOf(value: unknown, key: string): (readonly [string, string])[] {
 
 /** A TOML value as a message shows it. */
 export const show = (value: unknown): string =>
-  typeof value === 'string' ? `"${value}"` : value instanceof Date ? value.toISOString() : JSON.stringify(value);
+  typeof value === 'string'
+    ? `"${value}"`
+    : value instanceof Date
+      ? value.toISOString()
+      : JSON.stringify(value);

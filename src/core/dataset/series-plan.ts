@@ -57,7 +57,7 @@ export function planSeries(series: Series, ctx: PlanningContext): SeriesPlan {
       resolve(series.command, options, { config: ctx.config, now: ctx.now, names }),
     );
   } catch (error) {
-    if (!isMdgetError(error) || named.length === 0) throw error;
+    if (!isMdgetError(error) || error.code !== 'MDGET_USAGE' || named.length === 0) throw error;
     throw new MdgetError(error.code, `${series.where(named[0])}: ${error.message}`, { cause: error });
   }
   const requests = jobs.flatMap((job) => job.requests);
@@ -81,12 +81,17 @@ function queriesOf(series: Series, now: Date): DownloadOptions[] {
   const last = parseDateInput(String(end), series.names('end'), zone, now);
   const days: DownloadOptions[] = [];
   for (let day = first; day < last; day = addDays(day, 1))
-    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) days.push({ ...rest, date: isoDay(day) } as DownloadOptions);
+    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6)
+      days.push({ ...rest, date: isoDay(day) } as DownloadOptions);
   return days.length > 0 ? days : [{ ...rest, date: isoDay(first) } as DownloadOptions];
 }
 
 /** The requests grouped by file, in plan order. Two symbols folding into one file are refused. */
-function outputsOf(series: Series, requests: readonly PlannedRequest[], ctx: PlanningContext): DatasetOutput[] {
+function outputsOf(
+  series: Series,
+  requests: readonly PlannedRequest[],
+  ctx: PlanningContext,
+): DatasetOutput[] {
   const byPath = new Map<string, DatasetOutput>();
   for (const request of requests) {
     if (request.output.kind !== 'file') continue;
@@ -128,4 +133,31 @@ function isProvisional(request: PlannedRequest, now: Date): boolean {
   if (request.series) return request.series.provisional;
   const end = request.range?.end;
   return !end || end.getTime() > wallClockIn(request.zone, now).getTime();
+}
+
+/**
+ * Plans every series of a dataset before anything is sent: a mistake in any is found first. Two series
+ * (or two reference files) writing one path are refused.
+ */
+export function planDataset(
+  series: readonly Series[],
+  ctx: PlanningContext,
+  reference: readonly { path: string; where: string }[] = [],
+): SeriesPlan[] {
+  const plans = series.map((s) => planSeries(s, ctx));
+  const owners = new Map<string, string>();
+  const claim = (path: string, who: string, where: string) => {
+    const other = owners.get(path);
+    if (other !== undefined)
+      throw new MdgetError(
+        'MDGET_USAGE',
+        `${where}: ${who} writes ${relative(ctx.root, path)}, which ${other} writes too: give them different paths`,
+      );
+    owners.set(path, who);
+  };
+  for (const plan of plans)
+    for (const output of plan.outputs)
+      claim(output.path, `series ${plan.series.name}`, plan.series.where('output'));
+  for (const file of reference) claim(file.path, 'the reference file', file.where);
+  return plans;
 }

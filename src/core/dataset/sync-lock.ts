@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,6 +27,9 @@ export async function lockSync(
   const now = options.now ?? (() => new Date());
   const deadline = Date.now() + (options.waitMs ?? 0);
   const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: now().toISOString() });
+  await mkdir(ledgerDir(root), { recursive: true }).catch((error: unknown) => {
+    throw ioError(error, ledgerDir(root));
+  });
   for (let unread = 0; ; ) {
     try {
       await writeFile(path, `${mine}\n`, { flag: 'wx' });
@@ -60,7 +63,11 @@ export async function lockSync(
 
 async function holderOf(path: string): Promise<{ pid: number; host: string; since: string } | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as { pid?: unknown; host?: unknown; since?: unknown };
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as {
+      pid?: unknown;
+      host?: unknown;
+      since?: unknown;
+    };
     if (typeof parsed.pid !== 'number') return undefined;
     return { pid: parsed.pid, host: String(parsed.host ?? ''), since: String(parsed.since ?? '') };
   } catch {

@@ -22,7 +22,8 @@ import type { FetchedExchanges, ReferenceDeps } from './options.js';
  */
 export async function fetchExchanges(config: Config, deps: ReferenceDeps): Promise<FetchedExchanges> {
   const fetched = await exchangesIfChanged(config, deps, {});
-  if (fetched === 'not-modified') throw new MdgetError('MDGET_HTTP', 'the exchanges list: 304 to a plain request');
+  if (fetched === 'not-modified')
+    throw new MdgetError('MDGET_HTTP', 'the exchanges list: 304 to a plain request');
   return fetched;
 }
 
