@@ -71,7 +71,9 @@ describe('docs/recipes.md, run as written', () => {
       expect(readFileSync(join(dir, 'sync.log'), 'utf8')).toMatch(/sync: 9 files fetched/);
       expect(existsSync(join(dir, 'data/.mdget/ledger.sqlite'))).toBe(true);
       await run(line, dir, {});
-      expect(readFileSync(join(dir, 'sync.log'), 'utf8')).toMatch(/sync: 0 files fetched, 8 complete, 1 reference unchanged \(304\)/);
+      expect(readFileSync(join(dir, 'sync.log'), 'utf8')).toMatch(
+        /sync: 0 files fetched, 8 complete, 1 reference unchanged \(304\)/,
+      );
     });
   }, 60_000);
 

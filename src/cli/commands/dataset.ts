@@ -57,9 +57,16 @@ export async function runSyncCommand(
     return;
   }
   const { withRunDeps } = await import('../run-deps.js');
-  const result = await withRunDeps(flags, ctx, false, (deps) =>
-    runSync(dataset, options, { ...deps, config, now }),
-  );
+  // a dataset holds many windows without records (weekends, holidays): counted, listed with -v
+  let empty = 0;
+  const result = await withRunDeps(flags, ctx, false, (deps) => {
+    const { onNote } = deps;
+    const note = (message: string) => {
+      if (flags.verbose || !message.startsWith('no records for ')) onNote?.(message);
+      else empty++;
+    };
+    return runSync(dataset, options, { ...deps, onNote: note, config, now });
+  });
   if (!flags.quiet) {
     for (const f of result.failed)
       ctx.io.stderr.write(
@@ -70,6 +77,7 @@ export async function runSyncCommand(
       `mdget: sync: ${result.fetches.length - result.failed.length} files fetched, ${result.complete} complete` +
         `${result.adopted.length > 0 ? `, ${result.adopted.length} recorded as found` : ''}` +
         `${refreshed > 0 ? `, ${refreshed} reference unchanged (304)` : ''}` +
+        `${empty > 0 ? `, ${empty} with no records (-v lists them)` : ''}` +
         `${result.failed.length > 0 ? `, ${result.failed.length} failed` : ''}\n`,
     );
   }
