@@ -1,6 +1,6 @@
 /**
  * The option values the CLI reads from text: whole numbers, durations, rates, lists and shares. Each
- * error names the flag and the accepted form in one line (cli.md); nothing is sent after one.
+ * error names the flag and the accepted form in one line (docs/cli.md#guarantees); nothing is sent after one.
  */
 import { usageError } from '../core/model/errors.js';
 import { DURATION_UNITS, type ValueKind } from './options.js';

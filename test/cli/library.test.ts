@@ -11,7 +11,7 @@ const run = promisify(execFile);
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const LIBRARY = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
-/** Issue 11: the README's library example, run as written against the emulator. */
+/** The README's library example, run as written against the emulator. */
 describe('the README library example', () => {
   it('streams records, downloads a template, and closes', async () => {
     const example = /<!-- library:example -->\n```js\n([\s\S]*?)```/.exec(README)?.[1];
