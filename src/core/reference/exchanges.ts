@@ -210,7 +210,7 @@ function designated(list: readonly Exchange[], text: string): Exchange[] {
 const MAX_CANDIDATES = 20;
 
 /**
- * The one exchange `text` designates (docs/cli.md#instruments), or MDGET_USAGE naming the candidates on one
+ * The one exchange `text` designates (docs/cli.md#mdget-instruments-exchange), or MDGET_USAGE naming the candidates on one
  * line.
  */
 export function resolveExchange(list: readonly Exchange[], text: string): Exchange {
