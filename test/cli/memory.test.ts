@@ -15,7 +15,7 @@ const TIME = '/usr/bin/time';
  * GNU time. Before the fix the same download peaked at 2 GB; bench/README.md#memory has the figures.
  */
 describe.runIf(existsSync(TIME))('memory on the default path (gzip, chunked)', () => {
-  it('a 200+ MB gzip download keeps the child under 120 MB, the issue’s line', {
+  it('a 200+ MB gzip download keeps the child under 120 MB, the memory line of docs/internals.md', {
     timeout: 120_000,
   }, async () => {
     await withEmulator({ ticksPerDay: 5_500_000 }, async (emu) => {
