@@ -13,6 +13,7 @@ import {
   type ParamSpec,
   ticksParams,
 } from '../core/model/params.js';
+import { DATASET_COMMANDS } from './dataset-commands.js';
 import type { OptionName } from './options.js';
 
 export interface ArgumentSpec {
@@ -23,7 +24,7 @@ export interface ArgumentSpec {
   readonly choices?: readonly string[];
 }
 
-export type CommandSection = 'download' | 'reference' | 'other';
+export type CommandSection = 'download' | 'reference' | 'dataset' | 'other';
 
 export interface CommandSpec {
   readonly name: string;
@@ -287,6 +288,7 @@ export const COMMANDS = [
     options: ['port', 'set', 'help-options'],
     examples: ['mdget emulator > emulator.env &', 'mdget emulator --port 8080 --set rowCap=5000'],
   },
+  ...DATASET_COMMANDS,
 ] as const satisfies readonly CommandSpec[];
 
 export type CommandName = (typeof COMMANDS)[number]['name'];

@@ -30,6 +30,8 @@ export function exitCodeFor(code: ErrorCode): number {
       return 7;
     case 'MDGET_ABORTED':
       return SIGNAL_EXIT.SIGINT;
+    case 'MDGET_FINDINGS':
+      return 8;
   }
 }
 
@@ -93,6 +95,11 @@ export const EXIT_CODES: readonly { code: number; label: string; meaning: string
     code: exitCodeFor('MDGET_PARTIAL'),
     label: 'partial',
     meaning: 'partial: some outputs of a batch failed, the rest were written; `--report` lists which',
+  },
+  {
+    code: exitCodeFor('MDGET_FINDINGS'),
+    label: 'findings',
+    meaning: '`mdget verify` found a file missing, changed or unknown, or a suspicious gap (one line each)',
   },
   {
     code: SIGNAL_EXIT.SIGHUP,

@@ -74,10 +74,18 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
     streams.stderr.write(`mdget: cannot write standard output: ${stdoutError.code ?? stdoutError.message}\n`);
     return exitCodeFor('MDGET_IO');
   };
+  // MDGET_NOW fixes "now" (an ISO 8601 instant): reproducible runs, and tests of what a later day does.
+  const now = streams.env.MDGET_NOW ? new Date(streams.env.MDGET_NOW) : new Date();
+  if (Number.isNaN(now.getTime())) {
+    streams.stderr.write(
+      `mdget: MDGET_NOW=${streams.env.MDGET_NOW}: not an instant; give ISO 8601, such as 2025-03-14T21:00:00Z\n`,
+    );
+    return exitCodeFor('MDGET_CONFIG');
+  }
   const ctx: RunContext = {
     io: watched,
     signal: controller.signal,
-    now: new Date(),
+    now,
     secrets: [],
     version: version(),
     argv,

@@ -4,6 +4,8 @@
  * of docs/cli.md and the types of the parsed flags; nothing else spells a flag, its help or its default.
  */
 
+import { DATASET_OPTIONS } from './options-dataset.js';
+
 /** The help sections options are grouped in, in the order help shows them. */
 export const OPTION_GROUPS = {
   request: 'Request options:',
@@ -11,6 +13,7 @@ export const OPTION_GROUPS = {
   network: 'Network options:',
   config: 'Credentials and configuration:',
   emulator: 'Emulator options:',
+  dataset: 'Dataset options:',
   messages: 'Messages:',
 } as const;
 export type OptionGroup = keyof typeof OPTION_GROUPS;
@@ -41,9 +44,6 @@ export interface OptionSpec {
   /** The variable that sets the same value (configuration precedence: flag > env > .env > default). */
   readonly env?: string;
 }
-
-/** The accepted duration units, for help and errors. */
-export const DURATION_UNITS = 'ms, s, m, h, d or w (500ms, 30s, 2m, 1h, 7d); a bare number is seconds';
 
 export const OPTIONS = {
   // Request: what is asked of the service, besides the query parameters of each command.
@@ -291,6 +291,7 @@ export const OPTIONS = {
     group: 'messages',
     help: 'log requests (credentials redacted) and retries on stderr',
   },
+  ...DATASET_OPTIONS,
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

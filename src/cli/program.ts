@@ -53,6 +53,18 @@ const ACTIONS: Record<CommandName, () => Promise<Action>> = {
     const { runEmulator } = await import('./commands/emulator.js');
     return (_, flags, ctx) => runEmulator(flags, ctx);
   },
+  sync: async () => {
+    const { runSyncCommand } = await import('./commands/dataset.js');
+    return (args, flags, ctx) => runSyncCommand(args[0] as string | undefined, flags, ctx);
+  },
+  status: async () => {
+    const { runStatusCommand } = await import('./commands/dataset.js');
+    return (args, flags, ctx) => runStatusCommand(args[0] as string | undefined, flags, ctx);
+  },
+  verify: async () => {
+    const { runVerifyCommand } = await import('./commands/dataset.js');
+    return (args, flags, ctx) => runVerifyCommand(args[0] as string | undefined, flags, ctx);
+  },
 };
 
 async function downloadAction(

@@ -40,7 +40,7 @@ describe.concurrent('mdget help', () => {
     expect(run.stdout).toContain('Credentials and configuration:\n  --username <name>');
     expect(run.stdout).not.toMatch(/--extras-url|--instruments-url|--futures-options-url/);
     expect(run.stdout.replace(/\s+/g, ' ')).toContain(
-      'Dates (--start, --end): YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday or <n>d',
+      'Dates (--start, --end): YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday, tomorrow or <n>d',
     );
     expect(run.stdout).toContain('Examples:\n  mdget ticks ESM25');
     expect(run.stdout).toMatch(/^Exit codes: 0 ok, 1 internal error, 2 usage/m);

@@ -96,7 +96,7 @@ describe('help from the tables', () => {
     expect(help).toMatch(/--timeout <duration> +per-request .*\n.*\(default: 60s\)/);
     expect(help).not.toMatch(/default: "-"|default: \[\]|default: 60000/);
     expect(help.replace(/\s+/g, ' ')).toContain(
-      'YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday or <n>d',
+      'YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday, tomorrow or <n>d',
     );
     expect(help).toMatch(/Durations \(--window, --timeout\): ms, s, m, h, d or w/);
     expect(help).toMatch(/^ {2}symbol +instrument symbols/m);

@@ -1,4 +1,10 @@
-import { type BodySource, type OpenDeps, openBody } from '../http/open-body.js';
+import {
+  type BodySource,
+  conditionalHeaders,
+  type OpenDeps,
+  openBody,
+  type Validators,
+} from '../http/open-body.js';
 import { guarded, type ReadBody, readBody } from '../http/read-body.js';
 import { type Config, requireConfig } from '../model/config.js';
 import { isMdgetError, MdgetError } from '../model/errors.js';
@@ -15,9 +21,23 @@ import type { FetchedExchanges, ReferenceDeps } from './options.js';
  * takes: openBody, readBody (decoded, no HTML page), then the parser. No credentials go to the extras host.
  */
 export async function fetchExchanges(config: Config, deps: ReferenceDeps): Promise<FetchedExchanges> {
+  const fetched = await exchangesIfChanged(config, deps, {});
+  if (fetched === 'not-modified')
+    throw new MdgetError('MDGET_HTTP', 'the exchanges list: 304 to a plain request');
+  return fetched;
+}
+
+/** The exchanges list, unless it is still the version `since` names (a 304): then 'not-modified'. */
+export async function exchangesIfChanged(
+  config: Config,
+  deps: ReferenceDeps,
+  since: Validators,
+): Promise<FetchedExchanges | 'not-modified'> {
   requireConfig(config, ['extras']);
   const url = buildExchangesUrl(config);
-  const body = readBody(await openBody(url, openerOf(deps), 'xml'), 'xml', url, deps.secrets);
+  const source = await openBody(url, openerOf(deps), 'xml', { headers: conditionalHeaders(since) });
+  if (source.notModified) return 'not-modified';
+  const body = readBody(source, 'xml', url, deps.secrets);
   // The list is a few KiB of attributes: held whole, it is parsed once and its prolog's encoding honoured.
   const chunks: Buffer[] = [];
   try {
@@ -27,7 +47,7 @@ export async function fetchExchanges(config: Config, deps: ReferenceDeps): Promi
     throw body.errorFor(error);
   }
   const xml = Buffer.concat(chunks);
-  return { exchanges: parseExchangesXml(xml), xml };
+  return { exchanges: parseExchangesXml(xml), xml, validators: source.validators ?? {} };
 }
 
 /** The entries of an exchange's instruments file as they arrive, and `done` to call however reading ends. */
@@ -35,6 +55,8 @@ export interface InstrumentsDownload {
   entries: AsyncGenerator<InstrumentEntry>;
   /** Stops the body if it is still running and tells progress the download ended. */
   done(): void;
+  /** The file's version, for a later conditional request. */
+  validators: Validators;
 }
 
 /**
@@ -47,10 +69,23 @@ export async function downloadInstruments(
   exchange: Exchange,
   deps: ReferenceDeps,
 ): Promise<InstrumentsDownload> {
+  const download = await instrumentsIfChanged(config, exchange, deps, {});
+  if (download === 'not-modified') throw new MdgetError('MDGET_HTTP', 'instruments: 304 to a plain request');
+  return download;
+}
+
+/** As downloadInstruments, unless the file is still the version `since` names: then 'not-modified'. */
+export async function instrumentsIfChanged(
+  config: Config,
+  exchange: Exchange,
+  deps: ReferenceDeps,
+  since: Validators,
+): Promise<InstrumentsDownload | 'not-modified'> {
   const url = buildInstrumentsUrl(config, exchange.id);
   let source: BodySource;
   try {
-    source = await openBody(url, openerOf(deps), 'json');
+    source = await openBody(url, openerOf(deps), 'json', { headers: conditionalHeaders(since) });
+    if (source.notModified) return 'not-modified';
   } catch (error) {
     if (isMdgetError(error) && error.code === 'MDGET_SERVICE') throw refusal(error, exchange, deps.secrets);
     throw error;
@@ -63,6 +98,7 @@ export async function downloadInstruments(
       body.stream.destroy();
       progress?.done();
     },
+    validators: source.validators ?? {},
   };
 }
 

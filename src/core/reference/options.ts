@@ -1,3 +1,4 @@
+import type { Validators } from '../http/open-body.js';
 import { usageError } from '../model/errors.js';
 import { type NameOf, optionNames } from '../plan/names.js';
 import { checkOutputPath } from '../plan/templates.js';
@@ -68,6 +69,8 @@ export interface ReferenceRunDeps extends ReferenceDeps, OutputDeps {}
 export interface FetchedExchanges {
   exchanges: Exchange[];
   xml: Buffer;
+  /** The list's version, for a later conditional request. */
+  validators?: Validators;
 }
 
 /** The outcome of a reference command: rows written (instruments or exchanges) and where. */

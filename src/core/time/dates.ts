@@ -65,7 +65,7 @@ export function wallClockIn(zone: string, now: Date): WallTime {
 
 /**
  * Parses a --start/--end value: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (or a space), YYYYMMDD[HHMM[SS]],
- * today, yesterday, <n>d. Throws a usage error naming the flag and the accepted forms.
+ * today, yesterday, tomorrow (an end that takes in all of today), <n>d. Throws a usage error naming the flag and the accepted forms.
  */
 export function parseDateInput(text: string, flag: string, zone: string, now: Date): WallTime {
   const value = text.trim();
@@ -75,6 +75,7 @@ export function parseDateInput(text: string, flag: string, zone: string, now: Da
   const lower = value.toLowerCase();
   if (lower === 'today') return todayIn(zone, now);
   if (lower === 'yesterday') return addDays(todayIn(zone, now), -1);
+  if (lower === 'tomorrow') return addDays(todayIn(zone, now), 1);
   const ago = /^(\d{1,5})d$/.exec(lower);
   if (ago) return addDays(todayIn(zone, now), -Number(ago[1]));
   const m =
@@ -93,7 +94,7 @@ export function parseDateInput(text: string, flag: string, zone: string, now: Da
     if (valid) return date;
   }
   throw usageError(
-    `invalid ${flag} '${text}': use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (market time, or with Z or ±HH:MM), YYYYMMDD[HHMM[SS]], today, yesterday or <n>d`,
+    `invalid ${flag} '${text}': use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (market time, or with Z or ±HH:MM), YYYYMMDD[HHMM[SS]], today, yesterday, tomorrow or <n>d`,
   );
 }
 
