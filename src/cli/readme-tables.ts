@@ -1,7 +1,7 @@
 /**
  * The generated sections of the README and docs/cli.md, from the same tables as the program and its help:
  * the list of commands, each download command's flags and query parameters, the options every download
- * shares, the options of exchanges and instruments, the configuration variables and the exit codes.
+ * shares, the options of the reference and dataset commands, the configuration variables and the exit codes.
  * `npm run readme` writes them between their markers; test/unit/readme.test.ts fails when a file drifts.
  */
 import type { ParamSpec } from '../core/model/params.js';
@@ -96,7 +96,9 @@ export function renderOptionsOf(name: string): string {
   for (const option of spec.options.filter((o) => OPTIONS[o].group !== 'config'))
     out.push(`| ${optionTerm(option)} | ${optionMeaning(option)} |`);
   const config = spec.options.filter((o) => OPTIONS[o].group === 'config');
-  out.push(`| ${config.map(optionTerm).join(', ')} | configuration it reads (see Configuration) |`, '');
+  if (config.length > 0)
+    out.push(`| ${config.map(optionTerm).join(', ')} | configuration it reads (see Configuration) |`);
+  out.push('');
   return out.join('\n');
 }
 
@@ -130,6 +132,9 @@ export const SECTIONS = {
   'download-options': renderDownloadOptions,
   'exchanges-options': () => renderOptionsOf('exchanges'),
   'instruments-options': () => renderOptionsOf('instruments'),
+  'sync-options': () => renderOptionsOf('sync'),
+  'status-options': () => renderOptionsOf('status'),
+  'verify-options': () => renderOptionsOf('verify'),
   config: renderConfigTable,
   'exit-codes': renderExitCodes,
 } as const satisfies Record<string, () => string>;
@@ -142,6 +147,9 @@ export const GENERATED_FILES = {
     'download-options',
     'exchanges-options',
     'instruments-options',
+    'sync-options',
+    'status-options',
+    'verify-options',
     'config',
     'exit-codes',
   ],

@@ -58,7 +58,7 @@ describe('help from the tables', () => {
 
   it('ends mdget --help with every exit code', () => {
     const codes = topHelp().split('Exit codes:\n')[1] ?? '';
-    expect(codes.match(/^ {2}\d+/gm)?.map(Number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 129, 130, 143]);
+    expect(codes.match(/^ {2}\d+/gm)?.map(Number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 129, 130, 143]);
   });
 
   it.each([
