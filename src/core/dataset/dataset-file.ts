@@ -23,6 +23,8 @@ import { seriesOptions, show } from './series-options.js';
 /** The file mdget reads when none is named. */
 export const DEFAULT_DATASET_FILE = 'mdget.toml';
 
+const DAY_MS = 86_400_000;
+
 /** Reads and checks the dataset file at `path`. */
 export async function readDataset(path: string): Promise<Dataset> {
   let text: string;
@@ -173,6 +175,9 @@ async function checkSeries(item: unknown, index: number, ctx: Checking & { base:
     ...(tz === undefined ? {} : { timeZone: tz.toUpperCase() === 'UTC' ? 'utc' : tz }),
     ...seriesOptions(kind as DownloadName, optionsTable as Table, located),
   };
+  // `{date}` in a minutes path means a file a day: the windows are a day long unless `window` says more
+  if (kind === 'minutes' && used.includes('date') && !('windowMs' in options))
+    Object.assign(options, { windowMs: DAY_MS });
   return {
     name,
     kind: kind as SeriesKind,

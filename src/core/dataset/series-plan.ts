@@ -58,7 +58,10 @@ export function planSeries(series: Series, ctx: PlanningContext): SeriesPlan {
     );
   } catch (error) {
     if (!isMdgetError(error) || error.code !== 'MDGET_USAGE' || named.length === 0) throw error;
-    throw new MdgetError(error.code, `${series.where(named[0])}: ${error.message}`, { cause: error });
+    // the line of the key the message names first (options are named while planning, not only in errors)
+    const at = (option: string) => error.message.indexOf(series.names(option));
+    const key = named.filter((o) => at(o) >= 0).sort((a, b) => at(a) - at(b))[0] ?? named[0];
+    throw new MdgetError(error.code, `${series.where(key)}: ${error.message}`, { cause: error });
   }
   const requests = jobs.flatMap((job) => job.requests);
   const job: Job = { ...(jobs[0] as Job), requests, warnings: [] };

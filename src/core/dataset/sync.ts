@@ -19,6 +19,7 @@ import type { Dataset } from './dataset.js';
 import { fileFacts } from './file-facts.js';
 import { Ledger, type LedgerRow, ledgerName, type Share } from './ledger.js';
 import { planDataset, type SeriesPlan } from './series-plan.js';
+import { removeStaleParts } from './stale-parts.js';
 import { type Decision, decide, type FetchReason, inShare } from './sync-decisions.js';
 import { lockSync } from './sync-lock.js';
 import { type ReferenceOutcome, syncReference } from './sync-reference.js';
@@ -94,6 +95,7 @@ export async function runSync(dataset: Dataset, options: SyncOptions, deps: Sync
       if (deps.signal?.aborted) break;
       const decisions = await decisionsOf(plan, rows, share, options.repair);
       await note(plan, decisions, recorder, result);
+      await removeStaleParts(decisions.flatMap((d) => (d.action === 'fetch' ? [d.output.path] : [])));
       for (const batch of await fetchSeries(plan, decisions, recorder, nextJob, concurrency))
         collect(batch, plan, result);
     }
