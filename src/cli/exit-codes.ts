@@ -1,6 +1,7 @@
 /**
- * Every exit status mdget returns, and the one place that maps a cause to it (cli.md, issue 11): error
- * codes, usage errors found by the parser, signals. Help and the README list them from EXIT_CODES.
+ * Every exit status mdget returns, and the one place that maps a cause to it (docs/cli.md#exit-codes): error
+ * codes, usage errors found by the parser, signals. Help, the README and docs/cli.md list them from
+ * EXIT_CODES.
  */
 import type { ErrorCode } from '../core/model/errors.js';
 
@@ -51,7 +52,7 @@ export function exitCodeForParser(error: unknown): number | undefined {
 export const exitCodeForSignal = (signal: StopSignal | undefined): number =>
   signal ? SIGNAL_EXIT[signal] : exitCodeFor('MDGET_ABORTED');
 
-/** Every status and what it means, for `mdget --help` and the README (cli.md's table, signals added). */
+/** Every status and what it means, for `mdget --help`, the README and docs/cli.md. */
 export const EXIT_CODES: readonly { code: number; label: string; meaning: string }[] = [
   {
     code: EXIT.ok,

@@ -1,6 +1,6 @@
 /**
- * Help from the tables. `mdget --help` is rendered here without commander (start-up, issue 9), laid out
- * as commander lays out the full program (a unit test holds the two equal); each command's help is
+ * Help from the tables. `mdget --help` is rendered here without commander, which a `--help` need not load,
+ * laid out as commander lays out the full program (a unit test holds the two equal); each command's help is
  * commander's, with the footer below: date forms, duration units, examples and exit codes.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Every option of the CLI but the service's query parameters (those are rows of core/params.ts), declared
- * once as data (issue 11). The rows yield the commander options, their parsing, --help, the README option
- * tables and the types of the parsed flags; nothing else spells a flag, its help or its default.
+ * once as data. The rows yield the commander options, their parsing, --help, the option tables
+ * of docs/cli.md and the types of the parsed flags; nothing else spells a flag, its help or its default.
  */
 
 import { DATASET_OPTIONS } from './options-dataset.js';
@@ -217,7 +217,7 @@ export const OPTIONS = {
     help: 'most requests per second across the run (n, n/s, n/m or n/h); slower after a 429',
   },
 
-  // Configuration: flag > environment > dotenv file > default (cli.md).
+  // Configuration: flag > environment > dotenv file > default (docs/cli.md#configuration).
   username: { value: 'name', group: 'config', env: 'MDGET_USERNAME', help: 'account user name' },
   'password-stdin': {
     group: 'config',

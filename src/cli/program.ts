@@ -29,7 +29,7 @@ export type Action = (
   ctx: RunContext,
 ) => Promise<void>;
 
-/** Each command's run, loaded only when it runs (start-up: issue 9). */
+/** Each command's run, loaded only when it runs, so a start pays for one command only. */
 const ACTIONS: Record<CommandName, () => Promise<Action>> = {
   ticks: () => downloadAction('ticks'),
   minutes: () => downloadAction('minutes'),

@@ -1,6 +1,6 @@
 /**
  * The option values the CLI reads from text: whole numbers, durations, rates, lists and shares. Each
- * error names the flag and the accepted form in one line (cli.md); nothing is sent after one.
+ * error names the flag and the accepted form in one line (docs/cli.md#guarantees); nothing is sent after one.
  */
 
 import { parseDuration } from '../core/model/durations.js';

@@ -116,7 +116,9 @@ function cacheKeyOf(pathname: string, params: Map<string, string>): string {
   return `${pathname}?${new URLSearchParams(kept).toString()}`;
 }
 
-/** A CSV data body, followed by the stray line end of `strayLineEnd` (wire-formats §5) when on. */
+/**
+ * A CSV data body, followed by the stray line end of `strayLineEnd` (docs/service.md#response-lines) when on.
+ */
 function* withStrayLineEnd(chunks: Iterable<string | Buffer>): Generator<string | Buffer> {
   yield* chunks;
   yield '\r\n';

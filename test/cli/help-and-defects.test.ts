@@ -5,7 +5,7 @@ import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.j
 import { runCli, runShell, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-// Issue 10: the help a person reads, and the small defects, each against the built binary.
+// The help a person reads, and the small defects, each against the built binary.
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -103,7 +103,7 @@ describe.concurrent('mdget help', () => {
   });
 });
 
-describe.concurrent('issue 10 defects', () => {
+describe.concurrent('small defects', () => {
   it('futopts --json implies the format: the README example writes one JSON file per root', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const cwd = tempDir();

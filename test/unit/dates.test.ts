@@ -87,7 +87,7 @@ describe('chunks', () => {
       ['2025-03-15T00:00:00', '2025-03-15T06:00:00'],
     ]);
   });
-  it('fills missing ends per spec §1.2', () => {
+  it('fills missing ends as the service does', () => {
     const today = d('2025-03-13T00:00:00');
     const r = (s?: string, e?: string) => {
       const w = resolveDayRange(s ? d(s) : undefined, e ? d(e) : undefined, () => today);

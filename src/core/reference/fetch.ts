@@ -17,8 +17,8 @@ import { type InstrumentEntry, parseInstrumentArray } from './instrument-stream.
 import type { FetchedExchanges, ReferenceDeps } from './options.js';
 
 /**
- * Fetches and parses the exchanges list (wire-formats §2.9) through the path every response takes (issue
- * 11): openBody, readBody (decoded, no HTML page), then the parser. No credentials go to the extras host.
+ * Fetches and parses the exchanges list (docs/service.md#exchanges-list) through the path every response
+ * takes: openBody, readBody (decoded, no HTML page), then the parser. No credentials go to the extras host.
  */
 export async function fetchExchanges(config: Config, deps: ReferenceDeps): Promise<FetchedExchanges> {
   const fetched = await exchangesIfChanged(config, deps, {});
@@ -60,9 +60,9 @@ export interface InstrumentsDownload {
 }
 
 /**
- * Opens `<id>-instruments.json` (wire-formats §2.10) the way every response is opened and streams its
- * entries; a 4xx is MDGET_SERVICE naming the exchange and the status. Failures of the socket, zlib or the
- * abort signal come out of `entries` as MdgetErrors naming the (redacted) URL.
+ * Opens `<id>-instruments.json` (docs/service.md#instruments-files) the way every response is opened and
+ * streams its entries; a 4xx is MDGET_SERVICE naming the exchange and the status. Failures of the socket,
+ * zlib or the abort signal come out of `entries` as MdgetErrors naming the (redacted) URL.
  */
 export async function downloadInstruments(
   config: Config,
@@ -115,8 +115,8 @@ function openerOf(deps: ReferenceDeps): OpenDeps {
 export const exchangeLabel = (exchange: Exchange): string =>
   exchange.description ? `exchange ${exchange.id} (${exchange.description})` : `exchange ${exchange.id}`;
 
-// 404 is how a static host says "no such file" (wire-formats §2.10): name the exchange it was for. The
-// body's first line is kept only when it is plain text: an error body may come gzipped.
+// 404 is how a static host says "no such file" (docs/service.md#instruments-files): name the exchange it was
+// for. The body's first line is kept only when it is plain text: an error body may come gzipped.
 /** The 4xx of an instruments file as a one-line MDGET_SERVICE naming the exchange, status and URL. */
 function refusal(
   error: MdgetError,

@@ -36,9 +36,12 @@ export function todayIn(zone: string, now: Date): WallTime {
 
 const clocks = new Map<string, Intl.DateTimeFormat>();
 
-/** The wall clock in `zone` at instant `now`, to the second: the service's data cut-off (issue 8). */
+/**
+ * The wall clock in `zone` at instant `now`, to the second: the service's data cut-off
+ * (docs/completeness.md#provisional-windows).
+ */
 export function wallClockIn(zone: string, now: Date): WallTime {
-  // One formatter per zone: building one costs ~0.4 ms, and every planned window asks (issue 9).
+  // One formatter per zone: building one costs ~0.4 ms, and every planned window asks.
   let clock = clocks.get(zone);
   if (!clock) {
     clock = new Intl.DateTimeFormat('en-CA', {
@@ -66,7 +69,7 @@ export function wallClockIn(zone: string, now: Date): WallTime {
  */
 export function parseDateInput(text: string, flag: string, zone: string, now: Date): WallTime {
   const value = text.trim();
-  // A time with an offset or Z names an instant: sent as the market's wall clock then (issue 13).
+  // A time with an offset or Z names an instant: sent as the market's wall clock then (docs/time-zones.md).
   const instant = parseZonedInput(value, flag);
   if (instant) return marketWallTime(instant, zone);
   const lower = value.toLowerCase();
@@ -95,7 +98,10 @@ export function parseDateInput(text: string, flag: string, zone: string, now: Da
   );
 }
 
-/** The service's form (spec §1.2): 8 digits at midnight, else 14 (yyyymmddhhmmss). */
+/**
+ * The service's form (docs/service.md#dates-times-and-time-zones): 8 digits at midnight, else 14
+ * (yyyymmddhhmmss).
+ */
 export function formatServiceDate(time: WallTime): string {
   const iso = time.toISOString();
   const day = iso.slice(0, 10).replaceAll('-', '');
