@@ -36,7 +36,7 @@ export async function fileFacts(path: string, shape?: RowShape): Promise<FileFac
         gunzip.on('error', reject);
       })
     : Promise.resolve();
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
     hash.update(chunk);
     bytes += chunk.length;
     if (gunzip) {

@@ -24,12 +24,11 @@ export class Recorder {
     settings: RunSettings,
     results: readonly RequestResult[],
     provisional: boolean,
+    rows?: number,
   ): Promise<LedgerRow> {
-    const facts = await fileFacts(output.path, {
-      format: settings.format,
-      gzip: settings.gzip,
-      header: settings.header,
-    });
+    // rows the run counted as it wrote them spare a second decompression of the file
+    const shape = { format: settings.format, gzip: settings.gzip, header: settings.header };
+    const facts = await fileFacts(output.path, rows === undefined ? shape : undefined);
     const row: LedgerRow = {
       path: output.key,
       series: output.series.name,
@@ -37,7 +36,7 @@ export class Recorder {
       ...(output.window.start === undefined ? {} : { windowStart: output.window.start }),
       ...(output.window.end === undefined ? {} : { windowEnd: output.window.end }),
       zone: output.zone,
-      rows: facts.rows ?? null,
+      rows: rows ?? facts.rows ?? null,
       bytes: facts.bytes,
       sha256: facts.sha256,
       fetchedAt: this.now().toISOString(),
@@ -70,7 +69,11 @@ export async function fetchSeries(
   }
   const onCommitted = async (done: CommittedOutput) => {
     const output = byPath.get(done.path);
-    if (output) await recorder.record(output, plan.job.settings, done.results, done.provisional);
+    if (!output) return;
+    // a whole file's rows are its requests' rows; one appended to is counted from the file
+    const whole = !done.appended && done.results.every((r) => r.status === 'ok' || r.status === 'empty');
+    const rows = whole ? done.results.reduce((sum, r) => sum + r.rows, 0) : undefined;
+    await recorder.record(output, plan.job.settings, done.results, done.provisional, rows);
   };
   const results: BatchResult[] = [];
   for (const mode of ['resume', 'replace'] as const) {
