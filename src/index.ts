@@ -5,7 +5,7 @@ export { createClient } from './core/client.js';
 export type { Config } from './core/model/config.js';
 export type { ErrorCode, MdgetErrorOptions } from './core/model/errors.js';
 export { isMdgetError, MdgetError } from './core/model/errors.js';
-export type { OutputFormat } from './core/model/formats.js';
+export type { OutputFormat, ParquetCompression } from './core/model/formats.js';
 export type {
   DateInput,
   DownloadName,

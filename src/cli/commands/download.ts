@@ -5,7 +5,6 @@
  */
 
 import { ioError, usageError } from '../../core/model/errors.js';
-import { isBinaryFormat } from '../../core/model/formats.js';
 import type { DownloadName, DownloadOptions } from '../../core/model/options.js';
 import { redactText, redactUrl } from '../../core/model/redact.js';
 import type { Job } from '../../core/plan/job.js';
@@ -45,7 +44,8 @@ export async function runDownloadCommand<N extends DownloadName>(
   const options = mapper(flags, input);
   const config = await configFrom(flags, ctx);
   const job = resolve(name, options, { config, now: ctx.now, names: flagNames });
-  refuseBinaryOnTerminal(job.settings.gzip || isBinaryFormat(job.settings.format), options.output, ctx.io);
+  const binary = job.settings.format === 'parquet' ? 'parquet' : job.settings.gzip ? 'gzip' : undefined;
+  refuseBinaryOnTerminal(binary, options.output, ctx.io);
   const report = flags.report === undefined || flags.dryRun ? undefined : await import('../report.js');
   if (report && flags.report !== undefined) await report.checkReportPath(flags.report);
   if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(flags.tempDir);

@@ -49,7 +49,7 @@ export async function runInstrumentsCommand(
   const core = await import('../../core/reference/instruments-command.js');
   const { source, tables } = instrumentsOptionsFrom(exchange, flags);
   core.checkTablesOptions(tables, flagNames);
-  refuseBinaryOnTerminal(tables.format === 'parquet', tables.output, ctx.io);
+  refuseBinaryOnTerminal(tables.format === 'parquet' ? 'parquet' : undefined, tables.output, ctx.io);
   if ('capture' in source) {
     await configFrom(flags, ctx); // same refusals as everywhere: --password, a missing --env-file
     if (flags.dryRun) return; // a capture is read, not requested: nothing to print

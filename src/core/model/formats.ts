@@ -2,12 +2,12 @@
 export type OutputFormat = 'csv' | 'raw' | 'ndjson' | 'json' | 'parquet';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['csv', 'raw', 'ndjson', 'json', 'parquet'];
 
-/** The format a file name asks for by its extension, when no format is given (`day.parquet`). */
+/**
+ * The format a file name asks for by its extension, when no format is given (`day.parquet`); a
+ * `.parquet.gz` too, so that the rules refuse it rather than write gzipped csv under that name.
+ */
 export const formatOfName = (path: string): 'parquet' | undefined =>
-  /\.parquet$/i.test(path) ? 'parquet' : undefined;
-
-/** Formats whose bytes are not text: never written to a terminal. */
-export const isBinaryFormat = (format: string): boolean => format === 'parquet';
+  /\.parquet(\.gz)?$/i.test(path) ? 'parquet' : undefined;
 
 /** How Parquet pages are compressed (docs/parquet.md). */
 export type ParquetCompression = 'zstd' | 'snappy' | 'gzip' | 'none';

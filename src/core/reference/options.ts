@@ -1,5 +1,5 @@
 import { usageError } from '../model/errors.js';
-import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../model/formats.js';
+import { formatOfName, PARQUET_COMPRESSIONS, type ParquetCompression } from '../model/formats.js';
 import { type NameOf, optionNames } from '../plan/names.js';
 import { checkOutputPath } from '../plan/templates.js';
 import type { ProgressEvent } from '../run/run-types.js';
@@ -112,11 +112,24 @@ export function checkTablesOptions(options: TablesOptions, names: NameOf = optio
     );
   if (compression !== undefined && options.format !== 'parquet')
     throw usageError(`${names('compression')} applies to ${names('format')} parquet, not ${options.format}`);
+  if (
+    options.output !== undefined &&
+    formatOfName(options.output) === 'parquet' &&
+    options.format !== 'parquet'
+  )
+    throw usageError(
+      `${names('output')} ${options.output} names a Parquet file: drop ${names('format')} ${options.format}, or rename it`,
+    );
 }
 
 /** Throws MDGET_USAGE for a malformed `-o`, or `find` with `xml`, whose bytes go out unchanged and unfiltered. */
 export function checkExchangesOptions(options: ExchangesOptions, names: NameOf = optionNames): void {
   if (options.output !== undefined) checkOutputPath(options.output, names('output'));
+  // a list of a few dozen rows has no Parquet form: a csv under that name would mislead its readers
+  if (options.output !== undefined && formatOfName(options.output) === 'parquet')
+    throw usageError(
+      `${names('output')} ${options.output}: exchanges writes csv, json, ndjson or xml, not Parquet; rename it`,
+    );
   if (options.find !== undefined && options.format === 'xml') {
     throw usageError(
       `${names('find')} cannot filter ${names('format')} xml (the service bytes pass through): use csv, json or ndjson`,

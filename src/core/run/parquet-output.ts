@@ -22,7 +22,7 @@ export function timeZoneOf(group: OutputGroup, settings: RunSettings): string {
 
 /**
  * The output's sink wrapped to write Parquet: the typed columns of its csv columns (--columns applied),
- * instants with --utc/--tz, the zone in the metadata. The writer is loaded here, on the first Parquet
+ * instants with --utc/--tz, the zone of its times in the metadata. The writer is loaded here, on the first Parquet
  * output only: nothing else pays for it.
  */
 export async function parquetOutput(
@@ -37,7 +37,8 @@ export async function parquetOutput(
     columns: names.map((name) => ({ name, type: columnTypeOf(name) })),
     utc: settings.timeZone !== undefined,
     compression: settings.compression ?? DEFAULT_PARQUET_COMPRESSION,
-    keyValues: [{ key: TIME_ZONE_KEY, value: timeZoneOf(group, settings) }],
+    // a zone says how to read times: an output of dates alone (eod, futopts) has none to name
+    keyValues: names.includes('time') ? [{ key: TIME_ZONE_KEY, value: timeZoneOf(group, settings) }] : [],
     createdBy: 'mdget',
   });
 }
