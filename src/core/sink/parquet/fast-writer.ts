@@ -8,7 +8,7 @@ import {
   numberDictionary,
   plainStrings,
 } from './encodings.js';
-import type { FileOptions, ParquetFileWriter } from './file-writer.js';
+import type { FileOptions, ParquetFileWriter } from './parquet-file-writer.js';
 import { schemaOf } from './schema.js';
 import type { WriterInternals } from './writer-internals.js';
 

@@ -1,6 +1,6 @@
 import type { ParquetWriter } from 'hyparquet-writer';
 import type { BatchColumn, ColumnBatch } from './column-batch.js';
-import type { FileOptions, ParquetFileWriter } from './file-writer.js';
+import type { FileOptions, ParquetFileWriter } from './parquet-file-writer.js';
 import { schemaOf } from './schema.js';
 
 /**
