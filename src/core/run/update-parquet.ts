@@ -96,7 +96,9 @@ export async function copyParquetPrefix(
   utc: boolean,
 ): Promise<void> {
   const opened = await openFile(path);
-  if (opened.names.join(',') !== columns.join(',') || opened.utc !== utc) {
+  // dates alone carry no zone: only a time column can disagree on it
+  const sameTimes = !opened.names.includes('time') || opened.utc === utc;
+  if (opened.names.join(',') !== columns.join(',') || !sameTimes) {
     throw new MdgetError(
       'MDGET_IO',
       `${path} holds other columns or times (${opened.names.join(',')}${opened.utc ? ', instants' : ''}) than this download writes: add the same --columns, --utc or --tz, or start a new file`,
