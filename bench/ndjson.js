@@ -1,6 +1,6 @@
 // node bench/ndjson.js (after npm run build): normalized tick lines turned into ndjson/json, in MB of csv
 // per second, against the csv path's one per-byte pass (LineNormalizer.push) over the same lines in the
-// same run. Also measured, for issue 9: recordToJson line by line (the code before it), and two ways to
+// same run. Also measured: recordToJson line by line (the code before it), and two ways to
 // stay in JavaScript that lost to WebAssembly: a global regex replace with a $n template (a ceiling: it
 // finds no line it cannot convert) and indexOf + slice per field.
 // Each case runs in its own process (JIT feedback of one case must not slow the next); best of ROUNDS.

@@ -1,10 +1,11 @@
 /**
  * Every option of the CLI but the service's query parameters (those are rows of core/params.ts), declared
- * once as data (issue 11). The rows yield the commander options, their parsing, --help, the README option
- * tables and the types of the parsed flags; nothing else spells a flag, its help or its default.
+ * once as data. The rows yield the commander options, their parsing, --help, the option tables
+ * of docs/cli.md and the types of the parsed flags; nothing else spells a flag, its help or its default.
  */
 
 import { DEFAULT_PARQUET_COMPRESSION, OUTPUT_FORMATS, PARQUET_COMPRESSIONS } from '../core/model/formats.js';
+import { DATASET_OPTIONS } from './options-dataset.js';
 
 /** The help sections options are grouped in, in the order help shows them. */
 export const OPTION_GROUPS = {
@@ -13,6 +14,7 @@ export const OPTION_GROUPS = {
   network: 'Network options:',
   config: 'Credentials and configuration:',
   emulator: 'Emulator options:',
+  dataset: 'Dataset options:',
   messages: 'Messages:',
 } as const;
 export type OptionGroup = keyof typeof OPTION_GROUPS;
@@ -43,9 +45,6 @@ export interface OptionSpec {
   /** The variable that sets the same value (configuration precedence: flag > env > .env > default). */
   readonly env?: string;
 }
-
-/** The accepted duration units, for help and errors. */
-export const DURATION_UNITS = 'ms, s, m, h, d or w (500ms, 30s, 2m, 1h, 7d); a bare number is seconds';
 
 export const OPTIONS = {
   // Request: what is asked of the service, besides the query parameters of each command.
@@ -226,7 +225,7 @@ export const OPTIONS = {
     help: 'most requests per second across the run (n, n/s, n/m or n/h); slower after a 429',
   },
 
-  // Configuration: flag > environment > dotenv file > default (cli.md).
+  // Configuration: flag > environment > dotenv file > default (docs/cli.md#configuration).
   username: { value: 'name', group: 'config', env: 'MDGET_USERNAME', help: 'account user name' },
   'password-stdin': {
     group: 'config',
@@ -300,6 +299,7 @@ export const OPTIONS = {
     group: 'messages',
     help: 'log requests (credentials redacted) and retries on stderr',
   },
+  ...DATASET_OPTIONS,
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -116,8 +116,8 @@ async function printJob(job: Job, quiet: boolean, ctx: RunContext): Promise<void
 
 /**
  * A dry run's lines, written at once to the descriptors where the Io can (Node's stdout and stderr streams
- * cost a pipe its stream modules at start-up, issue 9); from the first write that would block, through the
- * streams, in order. A reader gone away (EPIPE) closes the listing.
+ * cost a pipe its stream modules at start-up: bench/README.md#start-up); from the first write that would
+ * block, through the streams, in order. A reader gone away (EPIPE) closes the listing.
  */
 class PlanLines {
   closed = false;
@@ -168,7 +168,9 @@ async function checkTempDir(path: string): Promise<void> {
     throw usageError(`--temp-dir ${path}: not a directory (give an existing directory)`);
 }
 
-/** The most symbols of a comma list a note names; the rest are counted (issue 10: events of 2,000 bytes). */
+/**
+ * The most symbols of a comma list a note names; the rest are counted (an events list can fill 2,000 bytes).
+ */
 export const NOTE_SYMBOLS = 3;
 
 /** A note with every comma list of more than five symbols shortened to its first three and a count. */

@@ -61,7 +61,7 @@ export async function runInstrumentsCommand(
     );
     return;
   }
-  // Neither host gets credentials (wire-formats §2.9, §2.10): only the two base URLs are required.
+  // Neither host gets credentials (docs/service.md#exchanges-list): only the two base URLs are required.
   const config = await configFrom(flags, ctx, ['extras', 'instruments']);
   if (flags.dryRun) {
     // The file's name is the id the list gives for <exchange>: known only once the list is fetched.

@@ -29,10 +29,10 @@ const EMPTY = Buffer.alloc(0);
 
 /**
  * The body's decoder for gzip or deflate, inflating into chunks of the chunk pool (chunk-pool.ts), on the
- * main thread. Node's zlib stream allocates a fresh buffer for each 256 KiB of output, ~1 GB per GB of
- * data, and V8 frees dead buffers late: that garbage set the download's peak memory (bench/README.md,
- * "Memory"). Its native handle takes the output buffer from its caller, as Node's own synchronous API
- * uses it; where a Node version lacks it, Node's stream is returned, which decodes the same bytes.
+ * main thread. Node's zlib stream allocates a fresh buffer for each 256 KiB of output, and V8 frees dead
+ * buffers late: that garbage set the download's peak memory (docs/internals.md#the-pooled-gzip-decoder).
+ * Its native handle takes the output buffer from its caller, as Node's own synchronous API uses it; where a
+ * Node version lacks it, Node's stream is returned, which decodes the same bytes.
  */
 export function inflater(
   encoding: 'gzip' | 'deflate',

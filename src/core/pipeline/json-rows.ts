@@ -68,7 +68,7 @@ function columnTable(columns: readonly string[], framing: JsonFraming): Buffer {
 
 /**
  * Turns normalized csv lines into JSON records for one list of columns, as output-state.ts recordToJson
- * does one line at a time. That managed ~10 MB/s of csv, ~30 s for 300 MB of ticks (issue 9); here a
+ * does one line at a time, far too slowly for a large day (bench/README.md#line-ends-and-json-rows); here a
  * WebAssembly loop converts a whole chunk, and only the lines it cannot prove right (another field count,
  * bytes to escape, non-ASCII) go to `fallback`, which is recordToJson.
  */

@@ -21,8 +21,8 @@ let shared: NormalizerExports | undefined;
 
 /**
  * One instance for the process: its memory is scratch space for the length of one synchronous call, and
- * every normalizer keeps its own state in JavaScript. An instance per response cost ~0.2 ms and a grown
- * memory each: visible over hundreds of small requests (issue 9).
+ * every normalizer keeps its own state in JavaScript: an instance per response costs a compile and a
+ * grown memory each, which hundreds of small requests would pay.
  */
 function instance(): NormalizerExports {
   shared ??= new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(LINE_NORMALIZER_WASM, 'base64')))
@@ -35,11 +35,10 @@ const PAGE = 65_536;
 const PREFIX_AREA = 256;
 
 /**
- * Turns the service's line ends (CRLF, LF or bare CR, spec §1.3) into LF, drops blank lines and starts
- * every line with a fixed prefix (the csv's `symbol` column). This is the only per-byte work on the csv
- * path; a JavaScript loop managed ~300 MB/s here (shared/notes: per-byte JS costs ~2 s/GiB), so the loop
- * is WebAssembly with SIMD (wasm/line-normalizer.wat), ~3x faster. An unfinished last line is carried to
- * the next chunk.
+ * Turns the service's line ends (CRLF, LF or bare CR: docs/service.md#response-lines) into LF, drops blank
+ * lines and starts every line with a fixed prefix (the csv's `symbol` column). This is the only per-byte
+ * work on the csv path, so the loop is WebAssembly with SIMD (wasm/line-normalizer.wat,
+ * docs/internals.md#the-webassembly-loops). An unfinished last line is carried to the next chunk.
  */
 export class LineNormalizer {
   /** Complete lines written so far. */
@@ -77,7 +76,7 @@ export class LineNormalizer {
   /**
    * push(), but the lines may be a view of the WebAssembly memory, valid only until the next call of any
    * LineNormalizer (they share it): for a caller that reads them at once, as the JSON converter does,
-   * which saves a copy of every byte into a buffer that dies right after (issue 9).
+   * which saves a copy of every byte into a buffer that dies right after.
    */
   pushView(chunk: Buffer): Buffer {
     let input = chunk;

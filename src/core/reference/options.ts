@@ -1,3 +1,4 @@
+import type { Validators } from '../http/open-body.js';
 import { usageError } from '../model/errors.js';
 import { formatOfName, PARQUET_COMPRESSIONS, type ParquetCompression } from '../model/formats.js';
 import { type NameOf, optionNames } from '../plan/names.js';
@@ -71,6 +72,8 @@ export interface ReferenceRunDeps extends ReferenceDeps, OutputDeps {}
 export interface FetchedExchanges {
   exchanges: Exchange[];
   xml: Buffer;
+  /** The list's version, for a later conditional request. */
+  validators?: Validators;
 }
 
 /** The outcome of a reference command: rows written (instruments or exchanges) and where. */

@@ -82,6 +82,7 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
     inFlight: new Set(),
     plan,
     scheduler,
+    ...(deps.onCommitted ? { onCommitted: deps.onCommitted } : {}),
   };
   const failures: MdgetError[] = [];
   const queue = [...pending];

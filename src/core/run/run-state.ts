@@ -39,6 +39,7 @@ export interface RunState {
   plan: PlanEvent;
   /** Every request of the run goes through it: --concurrency, --rate, retries. */
   scheduler: RequestScheduler;
+  onCommitted?: RunDeps['onCommitted'];
 }
 
 /** What opening a body of the run needs: its scheduler, secrets and request listener. */

@@ -13,8 +13,8 @@ import { wallTimeOf } from '../time/time-zones.js';
 import type { RequestResult } from './run-types.js';
 
 /**
- * --update (issue 8): an existing output is resumed at the time key of its last rows. Those rows may be
- * incomplete (a provisional day, a cut response), so they are fetched again: the file keeps the bytes
+ * --update (docs/cli.md#outputs): an existing output is resumed at the time key of its last rows. Those rows
+ * may be incomplete (a provisional day, a cut response), so they are fetched again: the file keeps the bytes
  * before them and the new rows follow, written to a temporary copy and renamed over it (atomic).
  */
 export interface ResumePoint {
@@ -39,7 +39,7 @@ export interface ResumeShape {
   columns?: readonly string[];
   /**
    * The zone the service's times are in: a file written with --utc or --tz holds instants with an offset,
-   * and its key is turned back into that wall clock, which requests are made in (issue 13).
+   * and its key is turned back into that wall clock, which requests are made in.
    */
   sourceZone?: string;
 }
