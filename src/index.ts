@@ -10,7 +10,7 @@ export type { Finding, VerifyResult } from './core/dataset/verify.js';
 export type { Config } from './core/model/config.js';
 export type { ErrorCode, MdgetErrorOptions } from './core/model/errors.js';
 export { isMdgetError, MdgetError } from './core/model/errors.js';
-export type { OutputFormat } from './core/model/formats.js';
+export type { OutputFormat, ParquetCompression } from './core/model/formats.js';
 export type {
   DateInput,
   DownloadName,

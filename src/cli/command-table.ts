@@ -62,6 +62,7 @@ const REQUEST = ['param', 'symbols-file', 'shard'] as const satisfies readonly O
 const SERIES_REQUEST = ['window', 'max-rows'] as const satisfies readonly OptionName[];
 /** The output options after `-o` and `--format` (futopts has a `--format` of its own). */
 const OUTPUT_REST = [
+  'compression',
   'no-header',
   'columns',
   'utc',
@@ -249,6 +250,7 @@ export const COMMANDS = [
       'from-capture',
       'instruments-format',
       'table',
+      'compression',
       'file-output',
       'force',
       'report',

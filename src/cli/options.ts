@@ -4,6 +4,7 @@
  * of docs/cli.md and the types of the parsed flags; nothing else spells a flag, its help or its default.
  */
 
+import { DEFAULT_PARQUET_COMPRESSION, OUTPUT_FORMATS, PARQUET_COMPRESSIONS } from '../core/model/formats.js';
 import { DATASET_OPTIONS } from './options-dataset.js';
 
 /** The help sections options are grouped in, in the order help shows them. */
@@ -95,19 +96,26 @@ export const OPTIONS = {
     help: 'a file, written atomically (by rename), or `-` for stdout (the default)',
   },
   format: {
-    value: 'csv|raw|ndjson|json',
-    choices: ['csv', 'raw', 'ndjson', 'json'],
+    value: 'csv|raw|ndjson|json|parquet',
+    choices: OUTPUT_FORMATS,
     group: 'output',
-    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record',
-    defaultText: 'csv',
+    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; parquet: typed columns (docs/parquet.md)',
+    defaultText: 'csv; parquet for a `.parquet` file name',
   },
   'futopts-format': {
     flag: 'format',
-    value: 'csv|raw|ndjson|json',
-    choices: ['csv', 'raw', 'ndjson', 'json'],
+    value: 'csv|raw|ndjson|json|parquet',
+    choices: OUTPUT_FORMATS,
     group: 'output',
-    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; with `--json`, json or raw only',
-    defaultText: 'csv; json with `--json`',
+    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; parquet: typed columns; with `--json`, json or raw only',
+    defaultText: 'csv; parquet for a `.parquet` file name; json with `--json`',
+  },
+  compression: {
+    value: 'codec',
+    choices: PARQUET_COMPRESSIONS,
+    group: 'output',
+    help: 'how `--format parquet` compresses its pages: zstd, snappy, gzip or none',
+    defaultText: DEFAULT_PARQUET_COMPRESSION,
   },
   'no-header': { group: 'output', help: 'csv without its header row' },
   columns: {
@@ -165,17 +173,17 @@ export const OPTIONS = {
   },
   'instruments-format': {
     flag: 'format',
-    value: 'ndjson|csv|json|sqlite',
-    choices: ['ndjson', 'csv', 'json', 'sqlite'],
+    value: 'ndjson|csv|json|sqlite|parquet',
+    choices: ['ndjson', 'csv', 'json', 'sqlite', 'parquet'],
     group: 'output',
-    help: 'ndjson: definitions as served; csv: one table; json: nested; sqlite: a database (needs `-o`)',
-    defaultText: 'ndjson',
+    help: 'ndjson: definitions as served; csv, parquet: one table; json: nested; sqlite: a database (needs `-o`)',
+    defaultText: 'ndjson; parquet for a `.parquet` file name',
   },
   table: {
     value: 'instruments|symbols|spread_legs',
     choices: ['instruments', 'symbols', 'spread_legs'],
     group: 'output',
-    help: 'the table `--format csv` writes',
+    help: 'the table `--format csv` or `parquet` writes',
     defaultText: 'instruments',
   },
   'from-capture': {

@@ -239,7 +239,7 @@ describe.concurrent('mdget instruments', () => {
         [['instruments', 'CME', '--format', 'sqlite'], /^mdget: --format sqlite needs -o <file>.*\n$/],
         [
           ['instruments', 'CME', '--format', 'json', '--table', 'symbols'],
-          /--table applies to --format csv only/,
+          /--table applies to --format csv and parquet only/,
         ],
         [['instruments'], /missing <exchange>/],
         [['instruments', 'CME', '--from-capture', 'x.ndjson'], /either <exchange> or --from-capture/],

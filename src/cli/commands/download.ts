@@ -11,6 +11,7 @@ import type { Job } from '../../core/plan/job.js';
 import { resolve } from '../../core/plan/resolve.js';
 import { windowTimes } from '../../core/plan/window-times.js';
 import type { BatchResult, RunDeps } from '../../core/run/run-types.js';
+import { refuseBinaryOnTerminal } from '../binary-output.js';
 import { configFrom, type RunContext } from '../context.js';
 import { flagNames } from '../flag-names.js';
 import type { FlagsOf } from '../flags.js';
@@ -43,11 +44,8 @@ export async function runDownloadCommand<N extends DownloadName>(
   const options = mapper(flags, input);
   const config = await configFrom(flags, ctx);
   const job = resolve(name, options, { config, now: ctx.now, names: flagNames });
-  if (job.settings.gzip && options.output === undefined && ctx.io.stdoutIsTTY) {
-    throw usageError(
-      'compressed output would go to the terminal: write it to a file with -o, or pipe it (| gunzip)',
-    );
-  }
+  const binary = job.settings.format === 'parquet' ? 'parquet' : job.settings.gzip ? 'gzip' : undefined;
+  refuseBinaryOnTerminal(binary, options.output, ctx.io);
   const report = flags.report === undefined || flags.dryRun ? undefined : await import('../report.js');
   if (report && flags.report !== undefined) await report.checkReportPath(flags.report);
   if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(flags.tempDir);

@@ -82,11 +82,12 @@ export async function writeEntries(
     });
     return { written: counts.instruments, output: path, stdoutClosed: false, sqlite: counts };
   }
-  const format = options.format;
-  const table = options.table;
-  const result = await writeOutput(target, deps, (out) =>
-    writeTables(format, entries, out, table === undefined ? {} : { table }),
-  );
+  const { format, table, compression } = options;
+  const result = await writeOutput(target, deps, async (out) => {
+    if (format !== 'parquet') return writeTables(format, entries, out, table === undefined ? {} : { table });
+    const { writeParquetTable } = await import('./parquet-table.js');
+    return writeParquetTable(entries, out, table, compression);
+  });
   return { ...result, ...outputOf(options) };
 }
 

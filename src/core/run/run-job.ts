@@ -184,7 +184,8 @@ async function resume(
   });
   if (!point) return true;
   group.items = resumeItems(group.items, point);
-  group.keepBytes = point.keepBytes;
+  if (point.keepBytes !== undefined) group.keepBytes = point.keepBytes;
+  if (point.keepRows !== undefined) group.keepRows = point.keepRows;
   return true;
 }
 

@@ -11,6 +11,8 @@ export interface OutputGroup {
   items: OutputItem[];
   /** --update: bytes of the existing file kept before the new rows (update.ts). */
   keepBytes?: number;
+  /** --update of a Parquet file: its first rows, read back and written again before the new ones. */
+  keepRows?: number;
   /** The target is a device, FIFO or the like: written directly (sink/targets.ts). */
   special?: boolean;
 }

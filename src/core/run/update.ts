@@ -20,8 +20,10 @@ import type { RequestResult } from './run-types.js';
 export interface ResumePoint {
   /** The time key of the file's last rows. */
   key: string;
-  /** Bytes of the file before those rows (its header included). */
-  keepBytes: number;
+  /** Bytes of the file before those rows (its header included); absent for Parquet. */
+  keepBytes?: number;
+  /** Rows of a Parquet file before those rows (it is rewritten: update-parquet.ts). */
+  keepRows?: number;
 }
 
 /** What a resume point is read with: the output's format and the record kind of its requests. */
@@ -46,6 +48,10 @@ const BLOCK = 64 * 1024;
 
 /** The resume point of an existing output, or undefined when it holds no row (it is rewritten whole). */
 export async function readResumePoint(path: string, shape: ResumeShape): Promise<ResumePoint | undefined> {
+  if (shape.format === 'parquet') {
+    const { readParquetResumePoint } = await import('./update-parquet.js');
+    return readParquetResumePoint(path, shape.resolution, shape.sourceZone);
+  }
   const found = await (shape.gzip ? readGzipResumePoint(path, shape) : readPlainResumePoint(path, shape));
   return found && { ...found, key: wallKey(found.key, keyLength(shape.resolution), shape.sourceZone) };
 }
