@@ -146,7 +146,7 @@ describe('mdget sync', () => {
   it('a sync killed by SIGKILL is completed by the next, byte-equal to a clean run, every row matching', async () => {
     await withEmulator({ now: new Date(DAY2), latency: 40 }, async (emu) => {
       const toml = DATASET.replace('start = "2025-03-11"', 'start = "2025-02-24"').replace(
-        /\[reference\][^]*$/,
+        /\[reference\][\s\S]*$/,
         '',
       );
       const env = { ...emu.env, ...NO_PROBES, MDGET_NOW: DAY2 };
@@ -192,7 +192,7 @@ describe('mdget sync', () => {
   it('verify finds a deleted file and a flipped byte (exit 8); sync --repair restores both', async () => {
     await withEmulator({ now: new Date(DAY1) }, async (emu) => {
       const dir = tempDir();
-      writeFileSync(join(dir, 'mdget.toml'), DATASET.replace(/\[reference\][^]*$/, ''));
+      writeFileSync(join(dir, 'mdget.toml'), DATASET.replace(/\[reference\][\s\S]*$/, ''));
       const env = { ...emu.env, ...NO_PROBES, MDGET_NOW: DAY1 };
       expect((await runCli(['sync', '-q'], { cwd: dir, env })).code).toBe(0);
       const before = filesOf(join(dir, 'data'));
@@ -254,7 +254,7 @@ path = "m/{symbol}-{date}.csv"
   it('two syncs at once: the second exits 6 naming the first, or waits with --wait; nothing corrupt', async () => {
     await withEmulator({ now: new Date(DAY1), latency: 150 }, async (emu) => {
       const dir = tempDir();
-      writeFileSync(join(dir, 'mdget.toml'), DATASET.replace(/\[reference\][^]*$/, ''));
+      writeFileSync(join(dir, 'mdget.toml'), DATASET.replace(/\[reference\][\s\S]*$/, ''));
       const env = { ...emu.env, ...NO_PROBES, MDGET_NOW: DAY1 };
       const first = runCli(['sync', '-q', '--concurrency', '1'], { cwd: dir, env, timeoutMs: 60_000 });
       const lock = join(dir, 'data/.mdget/sync.lock');

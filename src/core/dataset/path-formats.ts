@@ -8,6 +8,7 @@ const SERIES_EXTENSIONS: Record<string, OutputFormat> = {
   jsonl: 'ndjson',
   json: 'json',
   txt: 'raw',
+  parquet: 'parquet',
 };
 
 const extensionOf = (path: string): string => /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
@@ -32,7 +33,14 @@ export function formatOfPath(
 /** The formats of reference files, by extension: the exchanges list and the instruments tables. */
 export const REFERENCE_FORMATS = {
   exchanges: pick({ xml: 'xml', csv: 'csv', json: 'json', ndjson: 'ndjson' }),
-  instruments: pick({ sqlite: 'sqlite', db: 'sqlite', ndjson: 'ndjson', json: 'json', csv: 'csv' }),
+  instruments: pick({
+    sqlite: 'sqlite',
+    db: 'sqlite',
+    ndjson: 'ndjson',
+    json: 'json',
+    csv: 'csv',
+    parquet: 'parquet',
+  }),
 };
 
 function pick(table: Record<string, string>) {

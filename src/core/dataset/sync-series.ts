@@ -28,7 +28,9 @@ export class Recorder {
   ): Promise<LedgerRow> {
     // rows the run counted as it wrote them spare a second decompression of the file
     const shape = { format: settings.format, gzip: settings.gzip, header: settings.header };
-    const facts = await fileFacts(output.path, rows === undefined ? shape : undefined);
+    // a Parquet file has no lines to count: its rows are known only from the run
+    const count = rows === undefined && settings.format !== 'parquet';
+    const facts = await fileFacts(output.path, count ? shape : undefined);
     const row: LedgerRow = {
       path: output.key,
       series: output.series.name,
@@ -67,11 +69,14 @@ export async function fetchSeries(
     byPath.set(decision.output.path, decision.output);
     modes[decision.mode].push(decision.output);
   }
+  const resumed = new Set(modes.resume.map((o) => o.path));
   const onCommitted = async (done: CommittedOutput) => {
     const output = byPath.get(done.path);
     if (!output) return;
-    // a whole file's rows are its requests' rows; one appended to is counted from the file
-    const whole = !done.appended && done.results.every((r) => r.status === 'ok' || r.status === 'empty');
+    // a file written whole holds its requests' rows; one resumed (appended, or rewritten with its earlier
+    // rows as a Parquet file is) is counted from the file
+    const whole =
+      !resumed.has(done.path) && done.results.every((r) => r.status === 'ok' || r.status === 'empty');
     const rows = whole ? done.results.reduce((sum, r) => sum + r.rows, 0) : undefined;
     await recorder.record(output, plan.job.settings, done.results, done.provisional, rows);
   };
