@@ -18,8 +18,9 @@ describe.concurrent('mdget help', () => {
     expect(run.stdout).toMatch(/^Usage: mdget \[options\] \[command\]\n/);
     expect(run.stdout).toMatch(/Download commands:\n {2}ticks \[options\] \[symbol\.\.\.\]/);
     expect(run.stdout).toMatch(/Reference data:\n {2}exchanges \[options\]/);
+    expect(run.stdout).toMatch(/Datasets:\n {2}sync \[options\] \[file\]/);
     const tail = run.stdout.slice(run.stdout.lastIndexOf('Exit codes:'));
-    expect(tail.match(/^ {2}\d+/gm)?.map(Number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 129, 130, 143]);
+    expect(tail.match(/^ {2}\d+/gm)?.map(Number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 129, 130, 143]);
     expect(run.stdout.trimEnd().endsWith(tail.trimEnd())).toBe(true);
     expect(await runCli(['help'])).toMatchObject({ code: 0, stdout: run.stdout });
   });
