@@ -1,7 +1,7 @@
-// npm run bench: every bench in turn, stopping at the first that fails. Its arguments go to bench/run.js,
-// the figures issue 9 tracks (`npm run bench -- --json [file]`); npm would hand them to the last command
-// of a chain of scripts. BENCH_QUICK=1 runs run.js and memory.js small and leaves out sea.js and
-// parquet.js (npm run bench:sea, node bench/parquet.js): under a minute.
+// npm run bench: every bench in turn, stopping at the first that fails. Its arguments go to bench/run.js, the
+// figures of the results table (`npm run bench -- --json [file]`); npm would hand them to the last command of
+// a chain of scripts. BENCH_QUICK=1 runs run.js and memory.js small and leaves out sea.js and parquet.js (npm
+// run bench:sea, node bench/parquet.js): under a minute.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -1,5 +1,6 @@
-// The yardstick of issue 9: a bare undici client with 1 MiB reads and coalesced 1 MiB writes, no checks, no
-// transforms. It shows how much room the stack leaves between mdget and curl. Usage: node bare-undici.js URL FILE
+// The yardstick of the large-response rows: a bare undici client with 1 MiB reads and coalesced 1 MiB writes,
+// no checks, no transforms. It shows how much room the stack leaves between mdget and curl. Usage: node
+// bare-undici.js URL FILE
 import { open } from 'node:fs/promises';
 import { request } from 'undici';
 

@@ -1,4 +1,4 @@
-// node bench/instruments.js: `mdget instruments` (issue 9) against `jq -c '.[]'` on the same file, measured
+// node bench/instruments.js: `mdget instruments` against `jq -c '.[]'` on the same file, measured
 // in the same run. The emulator serves its 200,000-entry full-schema file gzip-compressed (~230 MiB
 // decoded); jq reads the already-downloaded, uncompressed file. Rows run interleaved (jq, then every
 // format, RUNS times) so a drifting machine moves them alike; figures are medians with [min-max] ratios.

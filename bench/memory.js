@@ -1,8 +1,8 @@
-// npm run bench:memory (also part of npm run bench): issue 8's memory figures. Peak RSS (GNU time) of a
-// 1 GB ticks day, 26 million ticks in one response, written to a file as raw, csv and ndjson: on the
-// default path (gzip, chunked) and uncompressed (Content-Length), on this machine's Node and on Node 24.
-// The issue's line is 120 MB for the gzip day. Each emulator replays its cached body, so the figures are
-// mdget's own; each is the median of RUNS runs with [min-max], in MiB.
+// npm run bench:memory (also part of npm run bench): the memory figures. Peak RSS (GNU time) of a 1 GB ticks
+// day, 26 million ticks in one response, written to a file as raw, csv and ndjson: on the default path (gzip,
+// chunked) and uncompressed (Content-Length), on this machine's Node and on Node 24. The line to stay under
+// is 120 MB for the gzip day. Each emulator replays its cached body, so the figures are mdget's own; each is
+// the median of RUNS runs with [min-max], in MiB.
 //   BENCH_QUICK=1   a day of 4 million ticks, one run, this machine's Node only
 //   BENCH_RUNS=n    runs per figure (default 3)
 import { mkdtempSync, rmSync, statSync } from 'node:fs';

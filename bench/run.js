@@ -1,4 +1,4 @@
-// npm run bench: mdget against what users would run instead (issue 9), each group against a baseline measured
+// npm run bench: mdget against what users would run instead, each group against a baseline measured
 // in the same run: curl on the same emulator response, `xargs -P 8 curl` on the same URL list, `jq -c '.[]'`
 // on the same instruments file, `node -e 0` for start-up. Runs are interleaved (baseline, then every row,
 // RUNS times) so a drifting machine moves them alike; each figure is the median with [min-max].

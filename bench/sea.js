@@ -1,4 +1,4 @@
-// npm run bench:sea (also the end of npm run bench): the single binary of issue 12, measured in one run.
+// npm run bench:sea (also the end of npm run bench): the single binary (npm run sea), measured in one run.
 // 1. Start-up: `build/mdget --help` against `node -e 0` of the same Node 24, built without and with a
 //    V8 code cache and with a start-up snapshot (scripts/build-sea.js --startup=...). Target: <= 1.3x.
 // 2. SQLite on the emulator's BIG exchange (100,000 entries): the insert path alone (bench/sqlite-insert.js:

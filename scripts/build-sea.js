@@ -1,4 +1,4 @@
-// npm run sea: build/mdget, one file holding Node 24 LTS and mdget (issue 12), made with Node's own
+// npm run sea: build/mdget, one file holding Node 24 LTS and mdget, made with Node's own
 // single-executable-application support. pkg is not used: it downloads base binaries that these machines
 // cannot reach, and so does its maintained fork. esbuild bundles the CLI into one CommonJS file; the pinned
 // Node 24 (scripts/node-release.js) turns it into a blob; postject injects the blob into a copy of that node.

@@ -1,8 +1,8 @@
 // The CLI as bin/mdget loads it: esbuild joins dist/cli/main.js and what it imports into one CommonJS file,
-// dist/cli-bundle/main.cjs. Start-up (issue 9): an ES module entry makes Node start its ES module loader,
+// dist/cli-bundle/main.cjs. Start-up: an ES module entry makes Node start its ES module loader,
 // which `node -e 0` never does, and `import ... from 'node:fs'` builds a facade that reads every export of
 // fs, loading Node's stream modules on a --help; a CommonJS file required by a CommonJS bin/mdget does
-// neither (bench/README.md, "Start-up"). Dependencies other than commander stay external and are loaded
+// neither (bench/README.md#start-up). Dependencies other than commander stay external and are loaded
 // when a command needs them (chalk is an ES module: import() from CommonJS). So does the emulator, an ES
 // module of dist/ that only `mdget emulator` loads. The bundle sits two levels below the package root, as
 // dist/cli/main.js does, so the paths resolved from import.meta.url (package.json) stay right. The library

@@ -1,7 +1,9 @@
-// npm run readme: rewrites the README's generated sections (commands, options, configuration, exit codes)
-// from the tables in code (test/unit/readme.test.ts fails when they drift).
+// npm run readme: rewrites the generated sections of README.md and docs/cli.md (commands, options,
+// configuration, exit codes) from the tables in code (test/unit/readme.test.ts fails when they drift).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { withReadmeTables } from '../dist/cli/readme-tables.js';
+import { GENERATED_FILES, withGeneratedSections } from '../dist/cli/readme-tables.js';
 
-const path = new URL('../README.md', import.meta.url);
-writeFileSync(path, withReadmeTables(readFileSync(path, 'utf8')));
+for (const file of Object.keys(GENERATED_FILES)) {
+  const path = new URL(`../${file}`, import.meta.url);
+  writeFileSync(path, withGeneratedSections(file, readFileSync(path, 'utf8')));
+}

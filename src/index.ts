@@ -2,10 +2,15 @@
 // it has no side effects (test/unit/architecture.test.ts).
 export type { Client, ClientOptions, DownloadSettings, Query } from './core/client.js';
 export { createClient } from './core/client.js';
+export type { DatasetInput, ReferenceInput, SeriesInput } from './core/dataset/dataset.js';
+export type { DatasetMethods, DatasetRef, SyncSettings } from './core/dataset/dataset-client.js';
+export type { DatasetStatus, SeriesStatus } from './core/dataset/status.js';
+export type { PlannedFetch, SyncResult } from './core/dataset/sync.js';
+export type { Finding, VerifyResult } from './core/dataset/verify.js';
 export type { Config } from './core/model/config.js';
 export type { ErrorCode, MdgetErrorOptions } from './core/model/errors.js';
 export { isMdgetError, MdgetError } from './core/model/errors.js';
-export type { OutputFormat } from './core/model/formats.js';
+export type { OutputFormat, ParquetCompression } from './core/model/formats.js';
 export type {
   DateInput,
   DownloadName,

@@ -1,8 +1,8 @@
 /**
- * Every command, declared once as data (issue 11): name, what it does, its endpoint, arguments, options
- * and examples. The table yields the commander program (program.ts), `mdget --help` without building it
- * (help.ts), each command's help and the README command sections (readme-tables.ts). Plain data only:
- * importing it loads no command, so start-up pays for the one command that runs.
+ * Every command, declared once as data: name, what it does, its endpoint, arguments, options and examples.
+ * The table yields the commander program (program.ts), `mdget --help` without building it (help.ts), each
+ * command's help and the generated command sections of the README and docs/cli.md (readme-tables.ts).
+ * Plain data only: importing it loads no command, so start-up pays for the one command that runs.
  */
 import {
   dateRangeParams,
@@ -13,6 +13,7 @@ import {
   type ParamSpec,
   ticksParams,
 } from '../core/model/params.js';
+import { DATASET_COMMANDS } from './dataset-commands.js';
 import type { OptionName } from './options.js';
 
 export interface ArgumentSpec {
@@ -23,21 +24,21 @@ export interface ArgumentSpec {
   readonly choices?: readonly string[];
 }
 
-export type CommandSection = 'download' | 'reference' | 'other';
+export type CommandSection = 'download' | 'reference' | 'dataset' | 'other';
 
 export interface CommandSpec {
   readonly name: string;
   readonly section: CommandSection;
   /** One line for `mdget --help`. */
   readonly summary: string;
-  /** What it does, for its help and the README (Markdown backticks allowed). */
+  /** What it does, for its help and the docs (Markdown backticks allowed). */
   readonly about: string;
-  /** The service endpoint(s), for its help and the README. */
+  /** The service endpoint(s), for its help and the docs. */
   readonly endpoint?: string;
   readonly args: readonly ArgumentSpec[];
   /** The service's query parameters it models, as flags (core/params.ts). */
   readonly params?: readonly ParamSpec[];
-  /** Its options, in help order within each group; shown in its help and the README. */
+  /** Its options, in help order within each group; shown in its help and docs/cli.md. */
   readonly options: readonly OptionName[];
   /** Accepted but not shown: settings a wrapper may pass to every command, and rules' targets. */
   readonly accepts?: readonly OptionName[];
@@ -61,6 +62,7 @@ const REQUEST = ['param', 'symbols-file', 'shard'] as const satisfies readonly O
 const SERIES_REQUEST = ['window', 'max-rows'] as const satisfies readonly OptionName[];
 /** The output options after `-o` and `--format` (futopts has a `--format` of its own). */
 const OUTPUT_REST = [
+  'compression',
   'no-header',
   'columns',
   'utc',
@@ -248,6 +250,7 @@ export const COMMANDS = [
       'from-capture',
       'instruments-format',
       'table',
+      'compression',
       'file-output',
       'force',
       'report',
@@ -287,6 +290,7 @@ export const COMMANDS = [
     options: ['port', 'set', 'help-options'],
     examples: ['mdget emulator > emulator.env &', 'mdget emulator --port 8080 --set rowCap=5000'],
   },
+  ...DATASET_COMMANDS,
 ] as const satisfies readonly CommandSpec[];
 
 export type CommandName = (typeof COMMANDS)[number]['name'];

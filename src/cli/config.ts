@@ -4,7 +4,10 @@ import { CONFIG_VARIABLES, type Config } from '../core/model/config.js';
 import { configError } from '../core/model/errors.js';
 import type { ConfigFlags } from './flags.js';
 
-/** The configuration flags every command takes (cli.md), and the password --password-stdin read. */
+/**
+ * The configuration flags every command takes (docs/cli.md#configuration), and the password --password-stdin
+ * read.
+ */
 export type ConfigSettings = ConfigFlags & { passwordFromStdin?: string };
 
 export type Source = 'flag' | 'stdin' | 'environment' | 'dotenv' | 'default' | 'unset';
@@ -37,7 +40,10 @@ export async function readEnvFile(
   }
 }
 
-/** flag > environment > dotenv file > default (cli.md); the only place that reads the environment. */
+/**
+ * flag > environment > dotenv file > default (docs/cli.md#configuration); the only place that reads the
+ * environment.
+ */
 export function resolveConfig(
   flags: ConfigSettings,
   env: Record<string, string | undefined>,

@@ -1,6 +1,7 @@
 /**
- * Every exit status mdget returns, and the one place that maps a cause to it (cli.md, issue 11): error
- * codes, usage errors found by the parser, signals. Help and the README list them from EXIT_CODES.
+ * Every exit status mdget returns, and the one place that maps a cause to it (docs/cli.md#exit-codes): error
+ * codes, usage errors found by the parser, signals. Help, the README and docs/cli.md list them from
+ * EXIT_CODES.
  */
 import type { ErrorCode } from '../core/model/errors.js';
 
@@ -29,6 +30,8 @@ export function exitCodeFor(code: ErrorCode): number {
       return 7;
     case 'MDGET_ABORTED':
       return SIGNAL_EXIT.SIGINT;
+    case 'MDGET_FINDINGS':
+      return 8;
   }
 }
 
@@ -49,7 +52,7 @@ export function exitCodeForParser(error: unknown): number | undefined {
 export const exitCodeForSignal = (signal: StopSignal | undefined): number =>
   signal ? SIGNAL_EXIT[signal] : exitCodeFor('MDGET_ABORTED');
 
-/** Every status and what it means, for `mdget --help` and the README (cli.md's table, signals added). */
+/** Every status and what it means, for `mdget --help`, the README and docs/cli.md. */
 export const EXIT_CODES: readonly { code: number; label: string; meaning: string }[] = [
   {
     code: EXIT.ok,
@@ -92,6 +95,11 @@ export const EXIT_CODES: readonly { code: number; label: string; meaning: string
     code: exitCodeFor('MDGET_PARTIAL'),
     label: 'partial',
     meaning: 'partial: some outputs of a batch failed, the rest were written; `--report` lists which',
+  },
+  {
+    code: exitCodeFor('MDGET_FINDINGS'),
+    label: 'findings',
+    meaning: '`mdget verify` found a file missing, changed or unknown, or a suspicious gap (one line each)',
   },
   {
     code: SIGNAL_EXIT.SIGHUP,

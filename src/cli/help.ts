@@ -1,11 +1,13 @@
 /**
- * Help from the tables. `mdget --help` is rendered here without commander (start-up, issue 9), laid out
- * as commander lays out the full program (a unit test holds the two equal); each command's help is
+ * Help from the tables. `mdget --help` is rendered here without commander, which a `--help` need not load,
+ * laid out as commander lays out the full program (a unit test holds the two equal); each command's help is
  * commander's, with the footer below: date forms, duration units, examples and exit codes.
  */
+
+import { DURATION_UNITS } from '../core/model/durations.js';
 import { type ArgumentSpec, COMMANDS, type CommandSection, type CommandSpec } from './command-table.js';
 import { EXIT_CODES } from './exit-codes.js';
-import { DURATION_UNITS, OPTIONS } from './options.js';
+import { OPTIONS } from './options.js';
 
 export const PROGRAM_DESCRIPTION =
   'Download historical market data from the Market Data Service: streamed, atomic, redacted.';
@@ -14,6 +16,7 @@ export const PROGRAM_DESCRIPTION =
 export const SECTION_HEADINGS: Record<CommandSection, string> = {
   download: 'Download commands:',
   reference: 'Reference data:',
+  dataset: 'Datasets:',
   other: 'Other commands:',
 };
 
@@ -26,7 +29,7 @@ export const PROGRAM_OPTIONS = [
 export const HELP_COMMAND = ['help [command]', 'display help for command'] as const;
 
 const DATE_FORMS =
-  'YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday or <n>d (n days ago), on the ' +
+  'YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday, tomorrow or <n>d (n days ago), on the ' +
   "market's wall clock (Eastern for equities, Central otherwise); a time with Z or an offset is converted.";
 
 /** An argument as commander shows it: `<name>`, `[name]`, `[name...]`. */

@@ -18,7 +18,7 @@ export interface Io {
   stderrIsTTY: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Colour only on a terminal and never with NO_COLOR (cli.md). */
+  /** Colour only on a terminal and never with NO_COLOR (docs/cli.md#guarantees). */
   color: Colors;
   /**
    * stdout's file descriptor where the process has one (not in tests that hand in streams): a download to
@@ -56,7 +56,7 @@ function isCharacterDevice(fd: number): boolean {
 /**
  * The real process's Io. Chalk is loaded only when stderr is a terminal that takes colour, and each of the
  * three streams is made on first use: Node builds process.stdin, stdout and stderr lazily, loading its
- * stream, net or tty modules for them, and `--help` needs only stdout (start-up, issue 9).
+ * stream, net or tty modules for them, and `--help` needs only stdout (bench/README.md#start-up).
  */
 export async function systemIo(): Promise<Io> {
   const stderrIsTTY = isCharacterDevice(2) && Boolean(process.stderr.isTTY);

@@ -66,8 +66,8 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
     if (io === undefined) setTimeout(() => stopNow(signal), STOP_GRACE_MS).unref();
   };
   for (const signal of signals) process.once(signal, onSignal);
-  // A reader that goes away (`mdget config | head -1`) is a normal end (cli.md); any other stdout error
-  // (a full disk behind a redirect) fails the run with exit 6 below, never with a stack trace.
+  // A reader that goes away (`mdget config | head -1`) is a normal end (docs/cli.md#guarantees); any other
+  // stdout error (a full disk behind a redirect) fails the run with exit 6 below, never with a stack trace.
   let stdoutError: NodeJS.ErrnoException | undefined;
   const watched = watchingStdout(streams, (error) => {
     if (error.code !== 'EPIPE') stdoutError ??= error;
@@ -78,10 +78,18 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
     streams.stderr.write(`mdget: cannot write standard output: ${stdoutError.code ?? stdoutError.message}\n`);
     return exitCodeFor('MDGET_IO');
   };
+  // MDGET_NOW fixes "now" (an ISO 8601 instant): reproducible runs, and tests of what a later day does.
+  const now = streams.env.MDGET_NOW ? new Date(streams.env.MDGET_NOW) : new Date();
+  if (Number.isNaN(now.getTime())) {
+    streams.stderr.write(
+      `mdget: MDGET_NOW=${streams.env.MDGET_NOW}: not an instant; give ISO 8601, such as 2025-03-14T21:00:00Z\n`,
+    );
+    return exitCodeFor('MDGET_CONFIG');
+  }
   const ctx: RunContext = {
     io: watched,
     signal: controller.signal,
-    now: new Date(),
+    now,
     secrets: [],
     version: version(),
     argv,
@@ -140,7 +148,7 @@ function watchingStdout(io: Io, onError: (error: NodeJS.ErrnoException) => void)
 
 /**
  * `mdget`, `mdget --help` and `--version`, answered from the tables without commander, and on stdout
- * without building its stream where it can (start-up, issue 9); undefined for anything else.
+ * without building its stream where it can (bench/README.md#start-up); undefined for anything else.
  */
 async function answerFromTables(argv: readonly string[], io: Io): Promise<number | undefined> {
   const [first, second] = argv;
@@ -163,7 +171,7 @@ async function answerFromTables(argv: readonly string[], io: Io): Promise<number
   } catch (error) {
     failed = error as NodeJS.ErrnoException;
   }
-  // A reader that went away (`| head`) is a normal end (cli.md); a full disk is not.
+  // A reader that went away (`| head`) is a normal end (docs/cli.md#guarantees); a full disk is not.
   if (failed && failed.code !== 'EPIPE') {
     io.stderr.write(`mdget: cannot write standard output: ${failed.code ?? failed.message}\n`);
     return exitCodeFor('MDGET_IO');
@@ -173,7 +181,7 @@ async function answerFromTables(argv: readonly string[], io: Io): Promise<number
 
 /**
  * Runs argv: a command gets a program holding it alone, so commander builds one command's options, not
- * every command's (start-up, issue 9). Anything else goes to the whole program, for commander's own
+ * every command's (bench/README.md#start-up). Anything else goes to the whole program, for commander's own
  * errors and suggestions.
  */
 async function dispatch(argv: readonly string[], ctx: RunContext): Promise<number> {

@@ -1,8 +1,11 @@
 /**
  * Every option of the CLI but the service's query parameters (those are rows of core/params.ts), declared
- * once as data (issue 11). The rows yield the commander options, their parsing, --help, the README option
- * tables and the types of the parsed flags; nothing else spells a flag, its help or its default.
+ * once as data. The rows yield the commander options, their parsing, --help, the option tables
+ * of docs/cli.md and the types of the parsed flags; nothing else spells a flag, its help or its default.
  */
+
+import { DEFAULT_PARQUET_COMPRESSION, OUTPUT_FORMATS, PARQUET_COMPRESSIONS } from '../core/model/formats.js';
+import { DATASET_OPTIONS } from './options-dataset.js';
 
 /** The help sections options are grouped in, in the order help shows them. */
 export const OPTION_GROUPS = {
@@ -11,6 +14,7 @@ export const OPTION_GROUPS = {
   network: 'Network options:',
   config: 'Credentials and configuration:',
   emulator: 'Emulator options:',
+  dataset: 'Dataset options:',
   messages: 'Messages:',
 } as const;
 export type OptionGroup = keyof typeof OPTION_GROUPS;
@@ -41,9 +45,6 @@ export interface OptionSpec {
   /** The variable that sets the same value (configuration precedence: flag > env > .env > default). */
   readonly env?: string;
 }
-
-/** The accepted duration units, for help and errors. */
-export const DURATION_UNITS = 'ms, s, m, h, d or w (500ms, 30s, 2m, 1h, 7d); a bare number is seconds';
 
 export const OPTIONS = {
   // Request: what is asked of the service, besides the query parameters of each command.
@@ -95,19 +96,26 @@ export const OPTIONS = {
     help: 'a file, written atomically (by rename), or `-` for stdout (the default)',
   },
   format: {
-    value: 'csv|raw|ndjson|json',
-    choices: ['csv', 'raw', 'ndjson', 'json'],
+    value: 'csv|raw|ndjson|json|parquet',
+    choices: OUTPUT_FORMATS,
     group: 'output',
-    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record',
-    defaultText: 'csv',
+    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; parquet: typed columns (docs/parquet.md)',
+    defaultText: 'csv; parquet for a `.parquet` file name',
   },
   'futopts-format': {
     flag: 'format',
-    value: 'csv|raw|ndjson|json',
-    choices: ['csv', 'raw', 'ndjson', 'json'],
+    value: 'csv|raw|ndjson|json|parquet',
+    choices: OUTPUT_FORMATS,
     group: 'output',
-    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; with `--json`, json or raw only',
-    defaultText: 'csv; json with `--json`',
+    help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; parquet: typed columns; with `--json`, json or raw only',
+    defaultText: 'csv; parquet for a `.parquet` file name; json with `--json`',
+  },
+  compression: {
+    value: 'codec',
+    choices: PARQUET_COMPRESSIONS,
+    group: 'output',
+    help: 'how `--format parquet` compresses its pages: zstd, snappy, gzip or none',
+    defaultText: DEFAULT_PARQUET_COMPRESSION,
   },
   'no-header': { group: 'output', help: 'csv without its header row' },
   columns: {
@@ -165,17 +173,17 @@ export const OPTIONS = {
   },
   'instruments-format': {
     flag: 'format',
-    value: 'ndjson|csv|json|sqlite',
-    choices: ['ndjson', 'csv', 'json', 'sqlite'],
+    value: 'ndjson|csv|json|sqlite|parquet',
+    choices: ['ndjson', 'csv', 'json', 'sqlite', 'parquet'],
     group: 'output',
-    help: 'ndjson: definitions as served; csv: one table; json: nested; sqlite: a database (needs `-o`)',
-    defaultText: 'ndjson',
+    help: 'ndjson: definitions as served; csv, parquet: one table; json: nested; sqlite: a database (needs `-o`)',
+    defaultText: 'ndjson; parquet for a `.parquet` file name',
   },
   table: {
     value: 'instruments|symbols|spread_legs',
     choices: ['instruments', 'symbols', 'spread_legs'],
     group: 'output',
-    help: 'the table `--format csv` writes',
+    help: 'the table `--format csv` or `parquet` writes',
     defaultText: 'instruments',
   },
   'from-capture': {
@@ -217,7 +225,7 @@ export const OPTIONS = {
     help: 'most requests per second across the run (n, n/s, n/m or n/h); slower after a 429',
   },
 
-  // Configuration: flag > environment > dotenv file > default (cli.md).
+  // Configuration: flag > environment > dotenv file > default (docs/cli.md#configuration).
   username: { value: 'name', group: 'config', env: 'MDGET_USERNAME', help: 'account user name' },
   'password-stdin': {
     group: 'config',
@@ -291,6 +299,7 @@ export const OPTIONS = {
     group: 'messages',
     help: 'log requests (credentials redacted) and retries on stderr',
   },
+  ...DATASET_OPTIONS,
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

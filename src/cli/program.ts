@@ -29,7 +29,7 @@ export type Action = (
   ctx: RunContext,
 ) => Promise<void>;
 
-/** Each command's run, loaded only when it runs (start-up: issue 9). */
+/** Each command's run, loaded only when it runs, so a start pays for one command only. */
 const ACTIONS: Record<CommandName, () => Promise<Action>> = {
   ticks: () => downloadAction('ticks'),
   minutes: () => downloadAction('minutes'),
@@ -52,6 +52,18 @@ const ACTIONS: Record<CommandName, () => Promise<Action>> = {
   emulator: async () => {
     const { runEmulator } = await import('./commands/emulator.js');
     return (_, flags, ctx) => runEmulator(flags, ctx);
+  },
+  sync: async () => {
+    const { runSyncCommand } = await import('./commands/dataset.js');
+    return (args, flags, ctx) => runSyncCommand(args[0] as string | undefined, flags, ctx);
+  },
+  status: async () => {
+    const { runStatusCommand } = await import('./commands/dataset.js');
+    return (args, flags, ctx) => runStatusCommand(args[0] as string | undefined, flags, ctx);
+  },
+  verify: async () => {
+    const { runVerifyCommand } = await import('./commands/dataset.js');
+    return (args, flags, ctx) => runVerifyCommand(args[0] as string | undefined, flags, ctx);
   },
 };
 

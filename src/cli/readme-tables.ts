@@ -1,8 +1,8 @@
 /**
- * The README's generated sections, from the same tables as the program and its help (issue 11): each
- * download command's flags and query parameters, the options every download shares, the options of
- * exchanges and instruments, the configuration variables and the exit codes. `npm run readme` writes
- * them between their markers; test/unit/readme.test.ts fails when the README drifts from them.
+ * The generated sections of the README and docs/cli.md, from the same tables as the program and its help:
+ * the list of commands, each download command's flags and query parameters, the options every download
+ * shares, the options of the reference and dataset commands, the configuration variables and the exit codes.
+ * `npm run readme` writes them between their markers; test/unit/readme.test.ts fails when a file drifts.
  */
 import type { ParamSpec } from '../core/model/params.js';
 import { COMMANDS, type CommandSpec } from './command-table.js';
@@ -49,6 +49,15 @@ const usageOf = (spec: CommandSpec) =>
     .replace('[symbol...]', '<symbol...>')
     .replace('[root...]', '<root...>');
 
+/** Every command in one table: its usage and one line on what it does. */
+export function renderCommandList(): string {
+  const out = ['| Command | What it does |', '|---|---|'];
+  for (const spec of COMMANDS as readonly CommandSpec[])
+    out.push(`| ${cell(`\`${usageOf(spec)}\``)} | ${cell(spec.summary)} |`);
+  out.push('');
+  return out.join('\n');
+}
+
 /** Each download command: usage, what it does, its endpoint, examples and its query flags (pure). */
 export function renderCommandTables(): string {
   const out: string[] = [];
@@ -87,11 +96,13 @@ export function renderOptionsOf(name: string): string {
   for (const option of spec.options.filter((o) => OPTIONS[o].group !== 'config'))
     out.push(`| ${optionTerm(option)} | ${optionMeaning(option)} |`);
   const config = spec.options.filter((o) => OPTIONS[o].group === 'config');
-  out.push(`| ${config.map(optionTerm).join(', ')} | configuration it reads (see Configuration) |`, '');
+  if (config.length > 0)
+    out.push(`| ${config.map(optionTerm).join(', ')} | configuration it reads (see Configuration) |`);
+  out.push('');
   return out.join('\n');
 }
 
-/** Every configuration variable with its flag (cli.md table). */
+/** Every configuration variable with its flag. */
 export function renderConfigTable(): string {
   const config = COMMANDS.find((c) => c.name === 'config') as CommandSpec;
   const out = ['| Variable | Flag | Meaning |', '|---|---|---|'];
@@ -115,25 +126,46 @@ export function renderExitCodes(): string {
 }
 
 /** The generated sections, by marker name. */
-export const SECTIONS: Record<string, () => string> = {
+export const SECTIONS = {
+  'command-list': renderCommandList,
   commands: renderCommandTables,
   'download-options': renderDownloadOptions,
   'exchanges-options': () => renderOptionsOf('exchanges'),
   'instruments-options': () => renderOptionsOf('instruments'),
+  'sync-options': () => renderOptionsOf('sync'),
+  'status-options': () => renderOptionsOf('status'),
+  'verify-options': () => renderOptionsOf('verify'),
   config: renderConfigTable,
   'exit-codes': renderExitCodes,
-};
+} as const satisfies Record<string, () => string>;
 
-/** The README with every generated section rewritten between its `<!-- name:start -->` and `:end` markers. */
-export function withReadmeTables(readme: string): string {
-  let text = readme;
-  for (const [name, render] of Object.entries(SECTIONS)) {
+/** The files that hold generated sections (paths from the package root), and the sections of each. */
+export const GENERATED_FILES = {
+  'README.md': ['command-list', 'exit-codes'],
+  'docs/cli.md': [
+    'commands',
+    'download-options',
+    'exchanges-options',
+    'instruments-options',
+    'sync-options',
+    'status-options',
+    'verify-options',
+    'config',
+    'exit-codes',
+  ],
+} as const satisfies Record<string, readonly (keyof typeof SECTIONS)[]>;
+export type GeneratedFile = keyof typeof GENERATED_FILES;
+
+/** `text`, the contents of `file`, with each of its sections rewritten between its start and end markers. */
+export function withGeneratedSections(file: GeneratedFile, text: string): string {
+  let out = text;
+  for (const name of GENERATED_FILES[file]) {
     const start = `<!-- ${name}:start -->`;
     const end = `<!-- ${name}:end -->`;
-    const from = text.indexOf(start);
-    const to = text.indexOf(end);
-    if (from < 0 || to < from) throw new Error(`README lacks the ${name} markers`);
-    text = `${text.slice(0, from + start.length)}\n${render().trimEnd()}\n\n${text.slice(to)}`;
+    const from = out.indexOf(start);
+    const to = out.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`${file} lacks the ${name} markers`);
+    out = `${out.slice(0, from + start.length)}\n${SECTIONS[name]().trimEnd()}\n\n${out.slice(to)}`;
   }
-  return text;
+  return out;
 }

@@ -62,7 +62,7 @@ export async function withRunDeps<T>(
     display.stop();
     await dispatcher.destroy().catch(() => {});
   }
-  // A reader that went away or Ctrl-C ends the run without a word (cli.md).
+  // A reader that went away or Ctrl-C ends the run without a word (docs/cli.md#guarantees).
   const stdoutClosed = (result as { stdoutClosed?: unknown } | undefined)?.stdoutClosed === true;
   if (stdoutClosed || ctx.signal.aborted) return result;
   if (display.mode !== 'none') {

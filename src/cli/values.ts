@@ -1,18 +1,11 @@
 /**
  * The option values the CLI reads from text: whole numbers, durations, rates, lists and shares. Each
- * error names the flag and the accepted form in one line (cli.md); nothing is sent after one.
+ * error names the flag and the accepted form in one line (docs/cli.md#guarantees); nothing is sent after one.
  */
-import { usageError } from '../core/model/errors.js';
-import { DURATION_UNITS, type ValueKind } from './options.js';
 
-const FACTORS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
+import { parseDuration } from '../core/model/durations.js';
+import { usageError } from '../core/model/errors.js';
+import type { ValueKind } from './options.js';
 
 /** How a value of `kind` is read, with its bounds. */
 export interface ValueRule {
@@ -48,15 +41,6 @@ export function parseWholeNumber(text: string, flag: string, min = 0, max = Numb
     throw usageError(`${flag} takes ${range}, not '${text}'`);
   }
   return n;
-}
-
-/** Milliseconds from `500ms`, `30s`, `2m`, `1h`, `7d`, `2w` or plain seconds (`45`). */
-export function parseDuration(text: string, flag: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)?$/.exec(text.trim());
-  const ms = m ? Math.round(Number(m[1]) * FACTORS[m[2] ?? 's']!) : Number.NaN;
-  if (!(ms > 0))
-    throw usageError(`${flag} '${text}': expected a duration: a positive number with ${DURATION_UNITS}`);
-  return ms;
 }
 
 /** Requests per second from `5`, `5/s`, `0.5/s`, `120/m` or `3600/h`. */

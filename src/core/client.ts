@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { type DatasetMethods, datasetMethods } from './dataset/dataset-client.js';
 import { createDispatcher } from './http/agent.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { retryPolicy } from './http/retry.js';
@@ -54,7 +55,7 @@ export interface Query<R> extends AsyncIterable<R> {
 }
 
 /** The client: one method per command of the CLI, over one dispatcher. */
-export interface Client {
+export interface Client extends DatasetMethods {
   ticks(query: Queries['ticks']): Query<RecordOf<'ticks'>>;
   minutes(query: Queries['minutes']): Query<RecordOf<'minutes'>>;
   eod(query: Queries['eod']): Query<RecordOf<'eod'>>;
@@ -161,6 +162,7 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
         config,
         deps(signal, typeof to === 'string' ? new PassThrough() : to),
       ),
+    ...datasetMethods(config, now, (signal) => deps(signal, new PassThrough())),
     close: async () => {
       await own?.close();
     },

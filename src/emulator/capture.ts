@@ -1,6 +1,7 @@
 /**
- * Capture files of streaming metadata (wire-formats §3.4): NDJSON, one message per line in the feed's
- * envelope `{"<kind>":{…}}`: an instrumentResponse, then its definitions, with optional noise between.
+ * Capture files of streaming metadata (docs/service.md#streaming-metadata-and-captures): NDJSON, one message
+ * per line in the feed's envelope `{"<kind>":{…}}`: an instrumentResponse, then its definitions, with
+ * optional noise between.
  */
 import { exchangeEntries } from './instruments.js';
 
@@ -21,7 +22,7 @@ export interface CaptureOptions {
   /** Kinds inserted after every third definition. */
   extraKinds?: CaptureExtraKind[];
   correlationId?: string;
-  /** Embeds the first definition in the response too (newer protocol versions, §3.4). */
+  /** Embeds the first definition in the response too (newer protocol versions). */
   embedded?: boolean;
   vendorPrefix?: string;
 }
@@ -50,7 +51,7 @@ export function generateCapture(options: CaptureOptions): string[] {
   const status: Record<string, string> = { result: options.status ?? 'SUCCESS' };
   if (options.message) status['message'] = options.message;
   const response: Record<string, unknown> = { correlationId: options.correlationId ?? '7', status };
-  // numberOfDefinitions 0 is the protobuf default, so it is left out (§3.1)
+  // numberOfDefinitions 0 is the protobuf default, so it is left out (docs/service.md#json-conventions)
   if (declared) response['numberOfDefinitions'] = declared;
   response['exchange'] = exchange;
   if (options.embedded && entries[0]) response['instrumentDefinition'] = entries[0];

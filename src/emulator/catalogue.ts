@@ -4,7 +4,7 @@
  */
 import { dayOf, isWeekend, nthWeekday, weekdayOf, ymdOf, type Zone } from './dates.js';
 
-/** The kinds of wire-formats §1.2: equities speak Eastern time, everything else Central. */
+/** The kinds of symbol the zone rule tells apart: equities speak Eastern time, everything else Central. */
 export type Kind = 'equity' | 'future' | 'forex' | 'index';
 
 /** Trading hours pattern of a market (see sessions.ts). */
@@ -25,7 +25,7 @@ export interface Market {
   zone: Zone;
   schedule: Schedule;
   exchange: string;
-  /** Which default sale-condition filter applies to ticks (wire-formats §2.1). */
+  /** Which default sale-condition filter applies to ticks (docs/service.md#ticks). */
   listing: 'NYSE' | 'NASDAQ' | 'OTHER';
   description: string;
   basePrice: number;
@@ -55,7 +55,7 @@ export interface FuturesSpec {
   optionExpiry: 'same' | 'fridayBefore' | 'businessDayBefore' | 'previousMonthThirdFriday';
 }
 
-/** Corporate events of an equity (wire-formats §2.6). */
+/** Corporate events of an equity (docs/service.md#events). */
 export interface EventSpec {
   splits: { day: number; from: number; to: number }[];
   dividendMonths: number[];
@@ -64,7 +64,7 @@ export interface EventSpec {
   earningsBase: number;
 }
 
-/** First day of data of the catalogue: "all data" stays bounded (wire-formats §2.5 defaults). */
+/** First day of data of the catalogue: "all data" stays bounded. */
 export const DATA_START_DAY = dayOf(2020, 1, 2);
 
 /** Futures month codes, January to December. */
@@ -243,7 +243,8 @@ const MARKETS: Market[] = [
     entitled: true,
   },
   {
-    // trades around the clock, so the autumn DST hour repeats in its timestamps (wire-formats §1.2)
+    // trades around the clock, so the autumn DST hour repeats in its timestamps
+    // (docs/time-zones.md#daylight-saving)
     code: '^BTCUSD',
     kind: 'forex',
     zone: 'America/Chicago',
@@ -364,8 +365,8 @@ export function contractOf(root: Market, year: number, month: number): Contract 
 }
 
 /**
- * The n-th (1-based) contract in force on `day`: a contract is in force from the expiry day of the
- * previous one (inclusive) to the day before its own expiry (wire-formats §2.3), shifted earlier by
+ * The n-th (1-based) contract in force on `day`: a contract is in force from the expiry day of the previous
+ * one (inclusive) to the day before its own expiry (docs/service.md#nearby-minute-bars), shifted earlier by
  * `rollDaysBefore` calendar days for EOD's `daystoexpiration`.
  */
 export function nthContract(root: Market, day: number, nth: number, rollDaysBefore = 0): Contract {

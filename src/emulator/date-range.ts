@@ -1,6 +1,7 @@
 /**
- * `queryminutedaterange.ashx` and `queryeoddaterange.ashx` (wire-formats §2.7, all [U]): one line per
- * known symbol in request order, `SYMBOL,FIRST,LAST`, both inclusive; `dateRangeShape` can add a column.
+ * `queryminutedaterange.ashx` and `queryeoddaterange.ashx` (docs/service.md#date-ranges, all assumed): one
+ * line per known symbol in request order, `SYMBOL,FIRST,LAST`, both inclusive; `dateRangeShape` can add a
+ * column.
  */
 import { DATA_START_DAY, type Instrument, lookupSymbol } from './catalogue.js';
 import { formatDay, formatMinute, MINUTES_PER_DAY } from './dates.js';
@@ -49,7 +50,7 @@ export function dateRangeRecords(ctx: Context, database: 'minutes' | 'eod'): Ite
       first = formatDay(firstDay);
       last = formatDay(lastDay);
     } else {
-      // equities: the minute database holds the Form-T hours too (§2.7 example: 04:00 .. 19:59)
+      // equities: the minute database holds the Form-T hours too (04:00 .. 19:59)
       const hours: Hours = instrument.market.kind === 'equity' ? { formT } : 'minutes';
       const firstSegments = sessionSegments(instrument.market, firstDay, hours);
       const lastSegments = sessionSegments(instrument.market, lastDay, hours);

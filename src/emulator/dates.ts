@@ -1,5 +1,5 @@
 /**
- * Wall-clock arithmetic. The service speaks market-local wall time with no offset (wire-formats §1.2),
+ * Wall-clock arithmetic. The service speaks market-local wall time with no offset (docs/time-zones.md),
  * so every time here is "milliseconds (or minutes) since 1970-01-01 00:00 of the wall clock, as if it
  * were UTC": plain integer arithmetic, no time-zone library.
  */
@@ -47,7 +47,7 @@ export function nthWeekday(year: number, month: number, weekday: number, n: numb
 
 /**
  * Parses the service's `yyyymmdd[hhmm[ss]]` into wall-clock ms; undefined for any other length or an
- * impossible date or time (wire-formats §1.2: the emulator answers those with an in-band error).
+ * impossible date or time (the emulator answers those with an in-band error).
  */
 export function parseServiceDate(text: string): number | undefined {
   if (!/^\d{8}(\d{4}(\d{2})?)?$/.test(text)) return undefined;

@@ -1,6 +1,7 @@
 /**
- * `queryeod.ashx` (wire-formats §2.5): `SYMBOL,DATE,OPEN,HIGH,LOW,CLOSE,VOLUME[,OPEN_INTEREST]`, 7 fields
- * for everything but futures, 8 for futures. EOD responses are small, so they are built in memory.
+ * `queryeod.ashx` (docs/service.md#end-of-day-bars):
+ * `SYMBOL,DATE,OPEN,HIGH,LOW,CLOSE,VOLUME[,OPEN_INTEREST]`, 7 fields for everything but futures, 8 for
+ * futures. EOD responses are small, so they are built in memory.
  */
 import {
   type Contract,
@@ -243,7 +244,7 @@ function periodBars(bars: DailyBar[], request: EodRequest, useLast: boolean): Da
       high: Math.max(...group.map((bar) => bar.high)),
       low: Math.min(...group.map((bar) => bar.low)),
       close: last.close,
-      // weekly and longer: plain = average of daily volumes, sum* = their sum (§2.5)
+      // weekly and longer: plain = average of daily volumes, sum* = their sum
       volume: sums ? volumeSum : Math.round(volumeSum / group.length),
       totalVolume: last.totalVolume,
       openInterest: last.openInterest,
@@ -274,11 +275,11 @@ export function eodRecords(ctx: Context): Iterable<Block> {
   const splits = boolParam(ctx, 'splits', true);
   const dividends = boolParam(ctx, 'dividends', true);
   const trend = trendParam(ctx);
-  // maxrecords is ignored when start is set (§1.6)
+  // maxrecords is ignored when start is set, as documented
   const selection = selectionOf(ctx, startDay !== undefined, endDay !== undefined, startDay !== undefined);
   const instrument = resolveSymbol(ctx, symbol);
   const { market } = instrument;
-  // the 2010 manual: nearest and continue on an equity return its plain records (wire-formats §5)
+  // the vendor's manual: nearest and continue on an equity return its plain records
   const mode = market.futures ? asked : '';
   const request: EodRequest = {
     instrument,
@@ -286,7 +287,8 @@ export function eodRecords(ctx: Context): Iterable<Block> {
     mode,
     volume,
     backadjust,
-    // combined rolls by volume and open interest: modelled as a roll 8 days before expiry [U]
+    // combined rolls by volume and open interest: modelled as a roll 8 days before expiry (the real rule
+    // is unknown)
     rollDays: contractRoll === 'combined' && mode === 'nearest' ? 8 : mode ? daysToExpiration : 0,
     nearby,
     splits,
@@ -294,8 +296,8 @@ export function eodRecords(ctx: Context): Iterable<Block> {
   };
   const nowMinute = Math.floor(nowWall(ctx, market.zone) / 60_000);
   const firstDay = Math.max(startDay ?? DATA_START_DAY, DATA_START_DAY);
-  // the 2010 manual: "records up to, and including, this value" (wire-formats §5); eodEnd=exclusive
-  // keeps the §1.2 reading that came before it
+  // the vendor's manual: "records up to, and including, this value"; eodEnd=exclusive keeps the
+  // reading that came before it (docs/service.md#end-of-day-bars)
   const lastRequested =
     ctx.options.eodEnd === 'inclusive' ? endDay : endDay === undefined ? undefined : endDay - 1;
   const lastDay = Math.min(lastRequested ?? Number.MAX_SAFE_INTEGER, latestCompleteDay(market, nowMinute));

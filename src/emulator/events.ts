@@ -1,6 +1,6 @@
 /**
- * `queryevents.ashx` (wire-formats §2.6): `SYMBOL,DATE,EVENT_TYPE,VALUE` for the known symbols of the
- * list, in request order then date ascending; unknown symbols are left out silently [D].
+ * `queryevents.ashx` (docs/service.md#events): `SYMBOL,DATE,EVENT_TYPE,VALUE` for the known symbols of the
+ * list, in request order then date ascending; unknown symbols are left out silently, as documented.
  */
 import { DATA_START_DAY, lookupSymbol, type Market } from './catalogue.js';
 import { dayOf, formatDay, isWeekend, MS_PER_DAY, ymdOf } from './dates.js';

@@ -1,8 +1,8 @@
 /**
- * The exchanges list as the 2012 and 2013 documents show it (wire-formats §5, `exchangesShape=legacy`):
- * every attribute optional, the feed code under `<prefix>code` (written `code` here, renamed with
- * `exchangesCodePrefix`), `freedelayed` not a boolean, no time-zone, snapshot or EOD-time attributes.
- * Every id of the documented list is here too, so instruments files keep resolving; the traps a
+ * The exchanges list as the 2012 and 2013 documents show it (docs/service.md#exchanges-list,
+ * `exchangesShape=legacy`): every attribute optional, the feed code under `<prefix>code` (written `code`
+ * here, renamed with `exchangesCodePrefix`), `freedelayed` not a boolean, no time-zone, snapshot or EOD-time
+ * attributes. Every id of the documented list is here too, so instruments files keep resolving; the traps a
  * parser must survive are listed beside the entries that carry them.
  */
 

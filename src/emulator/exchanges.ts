@@ -1,9 +1,9 @@
 /**
- * The exchanges list (wire-formats §2.9): `<exchanges>` of `exchange` elements carrying everything in
- * attributes. `ICEUS` and `ICEEU` both say "Futures" in their description, so a search is ambiguous;
- * `CBOT` and `CBOTM` both contain "cbot"; `BIG` has the large instruments file; `OTC PINK` has a
- * space in its id and lacks some attributes. `exchangesShape=legacy` serves the 2012/2013 shape
- * instead (exchanges-legacy.ts).
+ * The exchanges list (docs/service.md#exchanges-list): `<exchanges>` of `exchange` elements carrying
+ * everything in attributes. `ICEUS` and `ICEEU` both say "Futures" in their description, so a search is
+ * ambiguous; `CBOT` and `CBOTM` both contain "cbot"; `BIG` has the large instruments file; `OTC PINK` has a
+ * space in its id and lacks some attributes. `exchangesShape=legacy` serves the 2012/2013 shape instead
+ * (exchanges-legacy.ts).
  */
 import { LEGACY_EXCHANGES } from './exchanges-legacy.js';
 import type { EmulatorOptions } from './options.js';

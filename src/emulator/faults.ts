@@ -1,6 +1,6 @@
 /**
- * Fault injection (wire-formats §1.4, §1.5 and §4 "fault injection per request"): each fault hits the
- * requests whose endpoint matches, `times` times, then is used up. A `slow` fault delays and lets the
+ * Fault injection, one switch per failure the service may show (docs/service.md#http-status): each fault hits
+ * the requests whose endpoint matches, `times` times, then is used up. A `slow` fault delays and lets the
  * next matching fault (or the normal answer) follow.
  */
 import { type ServerResponse, STATUS_CODES } from 'node:http';

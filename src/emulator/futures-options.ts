@@ -1,6 +1,6 @@
 /**
- * `futuresoptions` (CSV) and `futuresoptions/json` (wire-formats §2.8, all [U]): options EOD for one
- * futures root and trading date, calls and puts around the money on the two nearest live series.
+ * `futuresoptions` (CSV) and `futuresoptions/json` (docs/service.md#futures-options, all assumed): options
+ * EOD for one futures root and trading date, calls and puts around the money on the two nearest live series.
  */
 import { type Contract, futuresRoot, nthContract, optionExpiryDay } from './catalogue.js';
 import { formatDay } from './dates.js';
@@ -96,7 +96,7 @@ export function futuresOptionRecords(ctx: Context): OptionRecord[] {
   return series.flatMap((contract) => seriesRecords(contract, day));
 }
 
-/** CSV line of a record; the extended shape adds implied volatility [U]. */
+/** CSV line of a record; the extended shape adds implied volatility (an assumed variant). */
 export function optionCsvLine(record: OptionRecord, extended: boolean): string {
   const { symbol, underlying, type, strike, expiration, date, open, high, low, close, volume, openInterest } =
     record;
@@ -104,7 +104,7 @@ export function optionCsvLine(record: OptionRecord, extended: boolean): string {
   return extended ? `${base},${record.impliedVolatility}` : base;
 }
 
-/** JSON object text of a record: same fields in lowerCamelCase, numbers as JSON numbers (§2.8). */
+/** JSON object text of a record: same fields in lowerCamelCase, numbers as JSON numbers. */
 export function optionJson(record: OptionRecord, extended: boolean): string {
   const { symbol, underlying, type, strike, expiration, date, open, high, low, close, volume, openInterest } =
     record;

@@ -1,6 +1,6 @@
 /**
- * The emulator's `--help-options` text: every option with its default and every assumption it makes
- * where wire-formats.md says [U] or [I] (§4 demands the emulator states them).
+ * The emulator's `--help-options` text: every option with its default and every assumption it makes where
+ * the service's behaviour is unknown or inferred (docs/service.md#assumptions-and-emulator-options).
  */
 
 /** Help text of the emulator: options, defaults, fixed assumptions, catalogue and faults. */
@@ -9,11 +9,11 @@ Set an option with --set key=value (repeatable). Bases: /historical, /fo, /extra
 
 Options (default in brackets)
   host [127.0.0.1], port [0 = any free port], username [demo], password [demo]
-  lineEnding        crlf | lf [crlf]              line terminator of CSV bodies (wire-formats §1.3)
+  lineEnding        crlf | lf [crlf]              line terminator of CSV bodies
   finalNewline      true | false [true]           terminate the last line
   strayLineEnd      true | false [false]          one extra \\r\\n after every CSV data body, empty ones
-                                                  included (real responses may have one, wire-formats
-                                                  §5); never after Error lines, JSON or XML
+                                                  included (real responses may have one); never after
+                                                  Error lines, JSON or XML
   errorStatus       200 | 400 | 401 | 403 [200]   HTTP status sent with in-band Error lines
   errorTexts.auth             [Error: invalid username or password]
   errorTexts.missingParameter [Error: missing parameter <name>]
@@ -31,8 +31,9 @@ Options (default in brackets)
                                                   (the service's defaults for a missing start then apply)
   tickLimit         second | exact [second]       when maxrecords or rowCap cuts a tick response, second
                                                   also returns the rest of the last tick's second, past
-                                                  the limit (wire-formats §5; desc: the oldest second
-                                                  returned, completed going back); exact stops at N rows
+                                                  the limit, as the vendor's manual says (desc: the
+                                                  oldest second returned, completed going back); exact
+                                                  stops at N rows
   rateLimit         integer | off [off]           requests per second above which the answer is 429:
                                                   a sliding one-second window over the GET requests
                                                   admitted (429s do not count), on every path
@@ -51,14 +52,14 @@ Options (default in brackets)
   periodDate        first | last [first]          date of weekly and longer EOD lines: the period's first
                                                   or last trading day
   eodEnd            inclusive | exclusive [inclusive]  EOD end: records up to and including end's day
-                                                  (the vendor's 2010 manual, wire-formats §5), or before
-                                                  it (the older reading); events keep end exclusive
+                                                  (the vendor's manual), or before it (the older
+                                                  reading); events keep end exclusive
   splitNotation     4-1 | 4:1 | 4/1 | ratio [4-1]  VALUE of Split events
   dateRangeShape    symbol-first-last | symbol-first-last-count [symbol-first-last]
   futuresOptionsShape standard | extended [standard]  extended adds IMPLIED_VOLATILITY (impliedVolatility)
   exchangesPath     [exchanges]                   exchanges list at /extras/<exchangesPath>.php
   exchangesEncoding utf-8 | iso-8859-1 [utf-8]    encoding of the exchanges XML and its prolog
-  exchangesShape    documented | legacy [documented]  legacy: the 2012/2013 documents (wire-formats §5):
+  exchangesShape    documented | legacy [documented]  legacy: the lists of 2012 and 2013:
                                                   <?xml version="1.0"?> without an encoding (the bytes
                                                   still follow exchangesEncoding), attributes id,
                                                   <prefix>code, delay, description, codes, feewaiver,
@@ -76,7 +77,7 @@ Options (default in brackets)
                                                   pieces each an HTTP chunk (or with Content-Length)
   instrumentsBigCount integer [100000]            entries of BIG-instruments.json (streamed)
   instrumentsSchema compact | full [compact]      BIG entries: compact (about 250 bytes) or full, every
-                                                  field of wire-formats §3.2 as in the §3.3 sample
+                                                  field of the instruments files (docs/service.md)
                                                   (about 1.2 KB: 200000 entries make about 230 MiB);
                                                   generated as a stream, ids above 2^53 as strings;
                                                   with transfer=length a first pass measures the body
@@ -93,7 +94,7 @@ Faults: {"kind":..., "path":"queryticks.ashx" (default: any), "times":n (default
   slow {delayMs}          wait before the headers (combines with the next matching fault)
   redirect {location}     302 to location              badGzip   gzip stream without its trailer
 
-Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
+Fixed behaviour and assumptions (where the service is unknown or inferred; docs/service.md)
   Requests: GET only; query names case-insensitive; name= is absent; the first of repeated names wins;
   '+' reads as a space; unknown parameters are ignored and recorded. Never redirects (but the fault).
   Credentials: every /historical and /fo request needs username and password, else the auth Error line.
@@ -102,7 +103,7 @@ Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
   Without start: ticks and minutes start at the beginning of end's day (today's without end); with
   end + maxrecords and no start, minutes and EOD walk back as far as data goes, ticks to end's day.
   Without end: ticks and minutes stop at the end of start's day, except minutes with start +
-  maxrecords, which run to the latest data (wire-formats §5; all three minute endpoints).
+  maxrecords, which run to the latest data (all three minute endpoints).
   order: asc unless desc (case-insensitive); desc reverses everything, ties included.
   Data starts 2020-01-02. Equities: weekdays except NYSE holidays; ticks 04:00-20:00 ET (outside
   09:30-16:00 sale condition T, excluded by the default filters), minutes 09:30-16:00. Futures: Sunday
@@ -122,7 +123,7 @@ Fixed behaviour and assumptions ([U]/[I] in wire-formats.md)
   not symbols except as the futures-options root.
   EOD: all data (from 2020-01-02 or listing) up to the last closed session; maxrecords ignored with
   start; nearest/continue/ROOT*n name the contract of each line; nearest and continue on anything but
-  futures (equities, indices, forex) give its plain records, not an Error line (wire-formats §5);
+  futures (equities, indices, forex) give its plain records, not an Error line;
   contractroll=combined rolls 8 days before expiry; daystoexpiration applies to nearest and continue;
   splits=false and dividends=false give raw prices; volume plain = average, sum* = sum over the
   period; 7 fields, futures 8.

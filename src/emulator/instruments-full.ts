@@ -1,15 +1,15 @@
 /**
  * Synthetic instrument definitions in the full schema (`instrumentsSchema=full`): every field of
- * wire-formats §3.2 that applies to the kind, shaped as the §3.3 sample, about 1.2 KB each, so
- * `instrumentsBigCount=200000` makes a file of about 230 MiB like the real large exchanges.
- * Written as JSON text, not built as objects and stringified: a 230 MiB file of objects spends most
- * of its time collecting garbage. No field is at its default (0, "", false, []), as §3.1 requires.
+ * docs/service.md#instrument-fields that applies to the kind, about 1.2 KB each, so
+ * `instrumentsBigCount=200000` makes a file of about 230 MiB like the real large exchanges. Written as JSON
+ * text, not built as objects and stringified: a 230 MiB file of objects spends most of its time collecting
+ * garbage. No field is at its default (0, "", false, []): the JSON mapping omits those.
  */
 
 const KINDS = ['FUTURE', 'OPTION', 'SPREAD', 'EQUITY'] as const;
 const MONTHS = 'FGHJKMNQUVXZ';
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** Above 2^53, so a float would round them (§3.1). */
+/** Above 2^53, so a float would round them (docs/service.md#json-conventions). */
 const ID_BASE = 6917529027641081856n;
 const MS_PER_DAY = 86_400_000;
 /** 2024-01-01 and 2025-03-13 as day numbers: creation and update times of the records. */
@@ -18,7 +18,7 @@ const UPDATED_DAY = 20160;
 
 const id = (index: number): string => String(ID_BASE + BigInt(index));
 const millis = (day: number): string => String(day * MS_PER_DAY);
-/** UTC nanoseconds, 19 digits (§3.2). */
+/** UTC nanoseconds, 19 digits. */
 const nanos = (day: number, extraMs: number): string => `${day * MS_PER_DAY + extraMs}000000`;
 const dayOf = (year: number, month: number, day: number): number =>
   Math.floor(Date.UTC(year, month - 1, day) / MS_PER_DAY);

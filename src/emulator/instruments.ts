@@ -1,6 +1,6 @@
 /**
- * Per-exchange instruments files (wire-formats §2.10, §3): JSON arrays of instrument definitions in
- * the protobuf JSON mapping: 64-bit ids as decimal strings, enums as names, fields at default left out.
+ * Per-exchange instruments files (docs/service.md#instruments-files): JSON arrays of instrument definitions
+ * in the protobuf JSON mapping: 64-bit ids as decimal strings, enums as names, fields at default left out.
  * Content is fixed (it does not follow the clock) so ETags stay stable; `BIG` is generated as a stream.
  */
 import { createHash } from 'node:crypto';
@@ -35,7 +35,10 @@ const NS_PER_MS = 1_000_000n;
 const nanos = (day: number, extraMs = 0): string => String(BigInt(day * MS_PER_DAY + extraMs) * NS_PER_MS);
 const millis = (day: number): string => String(day * MS_PER_DAY);
 
-/** Brand-carrying keys (§3.1): `vendorExchangeCode`, `vendorBaseCode`, `vendorExchange` with the prefix. */
+/**
+ * Brand-carrying keys (docs/service.md#json-conventions): `vendorExchangeCode`, `vendorBaseCode`,
+ * `vendorExchange` with the prefix.
+ */
 function vendorKeys(prefix: string, exchangeCode: string, baseCode: string, exchange: string): Entry {
   return {
     [`${prefix}ExchangeCode`]: exchangeCode,
@@ -129,7 +132,7 @@ function cmeEntries(prefix: string): Entry[] {
       ...base,
       marketId: '4917813436427451122',
       contract: must('ES', 2025, 9),
-      // a key the tool does not model: kept as it is (§3.2)
+      // a key the tool does not model: kept as it is
       extra: { schedule: { sessions: [{ open: '17:00', close: '16:00', days: 'SUN-FRI' }] } },
     }),
     futureEntry(prefix, {
@@ -206,7 +209,7 @@ function cmeEntries(prefix: string): Entry[] {
       optionStrike: '560000',
       optionStrikeDenominator: 100,
       optionType: 'PUT',
-      // an enum value this serializer does not know goes out as its number (§3.1)
+      // an enum value this serializer does not know goes out as its number (docs/service.md#json-conventions)
       optionStyle: 7,
       symbolExpiration: { year: 2025, month: 6, day: 20 },
     },
@@ -263,7 +266,7 @@ function singleRootEntries(
       contract: must(root, year, month),
     });
     const calendar = entry['calendar'] as { events: Entry[] };
-    // physical futures carry notice and delivery dates too (§3.2)
+    // physical futures carry notice and delivery dates too (docs/service.md#instrument-fields)
     calendar.events.push({ type: 'FIRST_NOTICE_DATE', date: millis(must(root, year, month).expiryDay + 3) });
     return entry;
   });

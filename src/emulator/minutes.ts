@@ -1,6 +1,7 @@
 /**
- * Minute bars: `queryminutes.ashx` (§2.2), `querynearbyminutes.ashx` (§2.3), `queryformtminutes.ashx`
- * (§2.4). One block per trading day; bars of `interval` minutes aggregate whole one-minute bars.
+ * Minute bars: `queryminutes.ashx`, `querynearbyminutes.ashx`, `queryformtminutes.ashx`
+ * (docs/service.md#minute-bars). One block per trading day; bars of `interval` minutes aggregate whole
+ * one-minute bars.
  */
 import {
   type Contract,
@@ -42,7 +43,7 @@ export interface Bar {
   repeat: boolean;
 }
 
-/** The one-minute bar of a slot, or undefined for a minute without trades (no line, §2.2). */
+/** The one-minute bar of a slot, or undefined for a minute without trades (no line). */
 export function minuteBar(
   market: Market,
   key: string,
@@ -93,7 +94,8 @@ function aggregate(bars: Bar[], plan: MinutePlan, sessionOpen: number): Bar[] {
   const out: Bar[] = [];
   let current: Bar | undefined;
   for (const bar of bars) {
-    // buckets are multiples of `interval` after midnight (or the session open), §2.2 [U]
+    // buckets are multiples of `interval` after midnight (or the session open): the service is not known to
+    // say
     const origin =
       plan.align === 'clock' ? Math.floor(bar.start / MINUTES_PER_DAY) * MINUTES_PER_DAY : sessionOpen;
     const start = origin + Math.floor((bar.start - origin) / plan.interval) * plan.interval;
@@ -161,7 +163,7 @@ function minuteSeries(plan: MinutePlan): Series {
 
 function resolveFor(ctx: Context, variant: MinuteVariant, symbol: string): Instrument {
   if (variant === 'nearby') {
-    // only the root counts (§2.3), so a bare root will do; anything but futures is an Error line [U]
+    // only the root counts, so a bare root will do; anything but futures is an Error line (an assumption)
     const market = futuresRoot(symbol) ?? resolveSymbol(ctx, symbol).market;
     if (market.kind !== 'future') fail(ctx, 'invalidValue', { name: 'symbol', value: symbol });
     return { type: 'nearby', symbol: `${market.code}*1`, market, nth: 1 };
@@ -182,10 +184,10 @@ export function minuteRecords(ctx: Context, variant: MinuteVariant): Iterable<Bl
   const instrument = resolveFor(ctx, variant, symbol);
   const { market } = instrument;
   const now = nowWall(ctx, market.zone);
-  // no start: the start of end's day, or as far as data goes when walking back with maxrecords (§1.6)
+  // no start: the start of end's day, or as far as data goes when walking back with maxrecords
   const dayStart = (ms: number) => Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
   const fromMs = start ?? (selection.tail ? (DATA_START_DAY - 1) * MS_PER_DAY : dayStart(end ?? now));
-  // no end: the end of start's day, but with start + maxrecords the latest data (wire-formats §5)
+  // no end: the end of start's day, but with start + maxrecords the latest data, as the vendor's manual says
   const runsToLatest = start !== undefined && ctx.params.has('maxrecords');
   const toMs = Math.min(end ?? (runsToLatest ? now : dayStart(start ?? now) + MS_PER_DAY), now);
   if (fromMs >= toMs) return [];

@@ -1,6 +1,7 @@
 /**
- * Every switch of the emulator with its default: the behaviours wire-formats §4 marks [U] or [I] are
- * options here (or fixed and stated in EMULATOR_HELP), so tests can cover each reading of the unknown.
+ * Every switch of the emulator with its default: the behaviours of the service that are unknown or inferred
+ * (docs/service.md#assumptions-and-emulator-options) are options here (or fixed and stated in
+ * EMULATOR_HELP), so tests can cover each reading of the unknown.
  */
 
 /** A fault injected into matching requests (see EMULATOR_HELP). */
@@ -37,7 +38,9 @@ export interface EmulatorOptions {
   password: string;
   lineEnding: 'crlf' | 'lf';
   finalNewline: boolean;
-  /** One extra `\r\n` after every CSV data body, as real responses may have (wire-formats §5). */
+  /**
+   * One extra `\r\n` after every CSV data body, as real responses may have (docs/service.md#response-lines).
+   */
   strayLineEnd: boolean;
   errorStatus: 200 | 400 | 401 | 403;
   errorTexts: ErrorTexts;
@@ -51,7 +54,7 @@ export interface EmulatorOptions {
   ignoreStart: boolean;
   /**
    * A tick limit (`maxrecords`, `rowCap`) cut: `second` also returns the rest of the last second
-   * (wire-formats §5), `exact` stops at exactly N rows (the older reading).
+   * (docs/service.md#maxrecords-and-order), `exact` stops at exactly N rows (the older reading).
    */
   tickLimit: 'second' | 'exact';
   /** Requests per second above which the emulator answers 429; undefined = off. */
@@ -67,14 +70,17 @@ export interface EmulatorOptions {
   /** Form-T minutes, Eastern wall clock, `HH:MM-HH:MM`. */
   formTHours: string;
   periodDate: 'first' | 'last';
-  /** EOD `end`: inclusive as the vendor's 2010 manual says (wire-formats §5), or the older exclusive reading. */
+  /**
+   * EOD `end`: inclusive as the vendor's manual says (docs/service.md#end-of-day-bars), or the older
+   * exclusive reading.
+   */
   eodEnd: 'inclusive' | 'exclusive';
   splitNotation: '4-1' | '4:1' | '4/1' | 'ratio';
   dateRangeShape: 'symbol-first-last' | 'symbol-first-last-count';
   futuresOptionsShape: 'standard' | 'extended';
   exchangesPath: string;
   exchangesEncoding: 'utf-8' | 'iso-8859-1';
-  /** `documented` (wire-formats §2.9) or `legacy`, the 2012/2013 documents' shape (§5). */
+  /** `documented` or `legacy`, the shape of the 2012/2013 lists (docs/service.md#exchanges-list). */
   exchangesShape: 'documented' | 'legacy';
   /** Lower-case brand prefix of the legacy `<prefix>code` attribute (three letters in real lists). */
   exchangesCodePrefix: string;
@@ -87,14 +93,14 @@ export interface EmulatorOptions {
   instrumentsBigCount: number;
   /**
    * Entries of BIG-instruments.json: `compact` (about 250 bytes) or `full`, every field of
-   * wire-formats §3.2 as in the §3.3 sample (about 1.2 KB: 200,000 entries make about 230 MiB).
+   * docs/service.md#instrument-fields (about 1.2 KB: 200,000 entries make about 230 MiB).
    */
   instrumentsSchema: 'compact' | 'full';
   /** The emulator's clock ("today", data cut-off); undefined = the real clock. */
   now: Date | undefined;
 }
 
-/** Defaults of every option (wire-formats §4). */
+/** Defaults of every option (docs/service.md#assumptions-and-emulator-options). */
 export function defaultEmulatorOptions(): EmulatorOptions {
   return {
     host: '127.0.0.1',

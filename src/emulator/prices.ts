@@ -1,7 +1,7 @@
 /**
- * Price levels as a smooth deterministic function of the wall-clock minute, so any window, day or
- * bar size is computed on its own without walking from the start of data. Prices are integers of
- * 10^-decimals and go out as plain decimal text (wire-formats §1.3: no exponent, varying decimals).
+ * Price levels as a smooth deterministic function of the wall-clock minute, so any window, day or bar size is
+ * computed on its own without walking from the start of data. Prices are integers of 10^-decimals and go out
+ * as plain decimal text: no exponent, varying decimals (docs/service.md#response-lines).
  */
 import type { Contract, Market } from './catalogue.js';
 import { MINUTES_PER_DAY } from './dates.js';

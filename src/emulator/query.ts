@@ -1,6 +1,6 @@
 /**
  * Reading and validating query parameters. Names are case-insensitive and `name=` means absent
- * (wire-formats §1.1); a bad value becomes an in-band `Error:` line (§1.4) through ServiceError.
+ * (docs/service.md#requests); a bad value becomes an in-band `Error:` line through ServiceError.
  */
 import { type Instrument, lookupSymbol } from './catalogue.js';
 import { MS_PER_DAY, parseServiceDate, wallClockOf, type Zone } from './dates.js';
@@ -25,7 +25,7 @@ export interface Context {
   now: Date;
 }
 
-/** Parses a raw query string: names lower-cased, `+` read as a space as ASP.NET does (§1.1). */
+/** Parses a raw query string: names lower-cased, `+` read as a space as ASP.NET does. */
 export function parseQuery(rawQuery: string): { all: Record<string, string>; params: Map<string, string> } {
   const all: Record<string, string> = {};
   const params = new Map<string, string>();
@@ -117,7 +117,7 @@ export function resolveSymbol(ctx: Context, symbol: string): Instrument {
   fail(ctx, lookup.status === 'unknown' ? 'unknownSymbol' : 'notEntitled', { sym: symbol });
 }
 
-/** `maxrecords` and `order` (§1.6): unset or unknown order is ascending. */
+/** `maxrecords` and `order` (docs/service.md#maxrecords-and-order): unset or unknown order is ascending. */
 export function selectionOf(
   ctx: Context,
   hasStart: boolean,

@@ -1,5 +1,5 @@
 /**
- * The `rateLimit` switch (wire-formats §4: rate limits are [U]): a sliding one-second window, not
+ * The `rateLimit` switch (the service's rate limits are unknown): a sliding one-second window, not
  * per-second buckets, so a burst straddling a second boundary is still refused, as a client that
  * paces itself by `Retry-After` must expect from any server.
  */

@@ -1,6 +1,6 @@
 /**
- * Record sequences and the `maxrecords`/`order` rules of wire-formats §1.6. Generators hand over
- * blocks (lines of one minute or one day, chronological), forwards or backwards, so a limit or a
+ * Record sequences and the `maxrecords`/`order` rules (docs/service.md#maxrecords-and-order). Generators hand
+ * over blocks (lines of one minute or one day, chronological), forwards or backwards, so a limit or a
  * descending order never needs the whole response in memory.
  */
 
@@ -31,7 +31,7 @@ export interface Series {
   backward(): Iterable<Block>;
 }
 
-/** How many records and in which order (§1.6). */
+/** How many records and in which order. */
 export interface Selection {
   maxRecords: number | undefined;
   descending: boolean;
@@ -39,7 +39,7 @@ export interface Selection {
   tail: boolean;
   /**
    * When set, a cut keeps going past the limit while the lines have the same group as the last line
-   * kept (ticks: its second, wire-formats §5); undefined = cut at exactly `maxRecords`.
+   * kept (ticks: its second); undefined = cut at exactly `maxRecords`.
    */
   groupOf?: (line: string) => string;
 }
@@ -90,7 +90,7 @@ function* takeFirst(
   }
 }
 
-/** The blocks to send, in the requested order, after the §1.6 cut. */
+/** The blocks to send, in the requested order, after the maxrecords cut. */
 export function* selectRecords(series: Series, selection: Selection): Generator<Block> {
   const { maxRecords, descending, tail, groupOf } = selection;
   if (maxRecords === undefined) {
@@ -125,7 +125,7 @@ const CHUNK_CHARS = 128 * 1024;
 
 /**
  * Joins lines into text chunks of about 128 KiB, the line end between lines and after the last one
- * when `finalNewline` (wire-formats §1.3): large writes keep 500 MB responses fast.
+ * when `finalNewline`: large writes keep 500 MB responses fast.
  */
 export function* joinLines(blocks: Iterable<Block>, eol: string, finalNewline: boolean): Generator<string> {
   let chunk = '';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * The HTTP side of the emulator: routing, credentials, request log, rate limit, query length, faults,
  * then the endpoint's answer through send.ts. Bases: `/historical`, `/fo`, `/extras`, `/instruments`.
@@ -115,7 +116,9 @@ function cacheKeyOf(pathname: string, params: Map<string, string>): string {
   return `${pathname}?${new URLSearchParams(kept).toString()}`;
 }
 
-/** A CSV data body, followed by the stray line end of `strayLineEnd` (wire-formats §5) when on. */
+/**
+ * A CSV data body, followed by the stray line end of `strayLineEnd` (docs/service.md#response-lines) when on.
+ */
 function* withStrayLineEnd(chunks: Iterable<string | Buffer>): Generator<string | Buffer> {
   yield* chunks;
   yield '\r\n';
@@ -148,9 +151,17 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
       const xml = exchangesXml(options);
       const body =
         options.exchangesEncoding === 'utf-8' ? Buffer.from(xml, 'utf8') : Buffer.from(xml, 'latin1');
+      // A static-looking page: Last-Modified follows its content, and If-Modified-Since gets 304.
+      const lastModified = lastModifiedOf(body);
+      const since = Date.parse(String(req.headers['if-modified-since'] ?? ''));
+      if (since >= Date.parse(lastModified))
+        return { status: 304, headers: { 'last-modified': lastModified }, chunks: [], eol: '\n' };
       return {
         status: 200,
-        headers: { 'content-type': `text/xml; charset=${options.exchangesEncoding}` },
+        headers: {
+          'content-type': `text/xml; charset=${options.exchangesEncoding}`,
+          'last-modified': lastModified,
+        },
         chunks: [body],
         eol: '\n',
       };
@@ -364,4 +375,10 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
         server.closeAllConnections();
       }),
   };
+}
+
+/** A Last-Modified date that changes when the content does: a day of 2025 picked by its hash. */
+function lastModifiedOf(body: Buffer): string {
+  const day = createHash('sha1').update(body).digest().readUInt16BE(0) % 365;
+  return new Date(Date.UTC(2025, 0, 1 + day)).toUTCString();
 }

@@ -1,8 +1,8 @@
 /**
  * Trading days and hours. Equities: weekdays but NYSE holidays, 04:00-20:00 ET with the regular session
- * 09:30-16:00. Futures: Sunday 17:00 to Friday 16:00 CT with a daily 16:00-17:00 break; the evening
- * belongs to the next trading day (wire-formats §1.2). Forex: Sunday 16:00 to Friday 16:00 CT.
- * `^BTCUSD` trades every minute of every day, so its wall clock repeats the autumn DST hour.
+ * 09:30-16:00. Futures: Sunday 17:00 to Friday 16:00 CT with a daily 16:00-17:00 break; the evening belongs
+ * to the next trading day (docs/service.md#dates-times-and-time-zones). Forex: Sunday 16:00 to Friday 16:00
+ * CT. `^BTCUSD` trades every minute of every day, so its wall clock repeats the autumn DST hour.
  */
 import type { Market } from './catalogue.js';
 import { dayOf, MINUTES_PER_DAY, nthWeekday, usDaylightDays, weekdayOf, ymdOf } from './dates.js';

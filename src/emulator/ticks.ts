@@ -1,7 +1,8 @@
 /**
- * `queryticks.ashx` (wire-formats §2.1): one day per response, `TIME,TRADING_DAY,SESSION_CODE,PRICE,SIZE`.
- * Each minute's ticks come from a generator seeded by symbol and minute, so any window is an exact
- * slice of the day, and a benchmark density of millions of ticks streams in large batches.
+ * `queryticks.ashx` (docs/service.md#ticks): one day per response,
+ * `TIME,TRADING_DAY,SESSION_CODE,PRICE,SIZE`. Each minute's ticks come from a generator seeded by symbol and
+ * minute, so any window is an exact slice of the day, and a benchmark density of millions of ticks streams in
+ * large batches.
  */
 import { type Contract, contractFor, DATA_START_DAY, type Instrument, type Market } from './catalogue.js';
 import {
@@ -41,8 +42,8 @@ const DEFAULT_FILTERS: Record<Market['listing'], string> = {
 };
 
 /**
- * The `sessionfilter` predicate (§2.1): `EFK` only these, `!EFK` all but, `+T` defaults plus,
- * `-EF` defaults minus; defaults per listing, others all but the settlement `*`.
+ * The `sessionfilter` predicate (docs/service.md#ticks): `EFK` only these, `!EFK` all but, `+T` defaults
+ * plus, `-EF` defaults minus; defaults per listing, others all but the settlement `*`.
  */
 export function sessionFilter(value: string | undefined, market: Market): (code: string) => boolean {
   const parse = (text: string): ((code: string) => boolean) => {
@@ -135,7 +136,7 @@ function generateMinute(plan: TickPlan, slot: Slot, price: DayPrice, out: Minute
   out.prefix = `${formatMinute(slot.minute)}:`;
   out.dayOfMonth = price.dayOfMonth;
   const minuteMs = slot.minute * MS_PER_MINUTE;
-  // mean step 60 s / (count + 1); a quarter of the ticks share their predecessor's timestamp (§2.1)
+  // mean step 60 s / (count + 1); a quarter of the ticks share their predecessor's timestamp, as real ones do
   const gap = 60_000 / (count + 1) / 0.75;
   const tick = format.tickUnits;
   const isEquity = market.kind === 'equity';
@@ -190,8 +191,9 @@ function tickLines(ticks: MinuteTicks, format: PriceFormat): Block {
 }
 
 /**
- * How many of a minute's ticks a limit keeps when the last second is completed (wire-formats §5): a
- * second never spans two minutes, so the rest of it is in this minute, offsets being non-decreasing.
+ * How many of a minute's ticks a limit keeps when the last second is completed
+ * (docs/service.md#maxrecords-and-order): a second never spans two minutes, so the rest of it is in this
+ * minute, offsets being non-decreasing.
  */
 function secondEnd(ticks: MinuteTicks, limit: number): number {
   let count = Math.min(ticks.count, limit);
@@ -370,8 +372,8 @@ function tickSeries(
 }
 
 /**
- * The window of a tick request (§1.2, §2.1): the day of `start` (of `end` without `start`, of today
- * without either), cut at the next midnight (or session end with `tickDay=session`) and at "now".
+ * The window of a tick request (docs/service.md#ticks): the day of `start` (of `end` without `start`, of
+ * today without either), cut at the next midnight (or session end with `tickDay=session`) and at "now".
  */
 function tickWindow(
   ctx: Context,

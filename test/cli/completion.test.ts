@@ -6,7 +6,7 @@ import { CANARY_ACCOUNT, expectNoCanary, NO_PROBES, requestsTo } from '../helper
 import { runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-/** Issue 8: every row the service holds, or a clear failure. */
+/** Every row the service holds, or a clear failure (docs/completeness.md). */
 
 interface Report {
   requests: { url: string; status: string; rows: number; continuation?: { reason: string; from: string } }[];
@@ -279,7 +279,7 @@ describe('spool files', () => {
   );
 });
 
-describe('real exchanges lists (wire-formats §5)', () => {
+describe('real exchanges lists', () => {
   it('legacy shape: <prefix>code is the feed code, freedelayed keeps eod; --find cbot lists CBOT and CBOTM', async () => {
     await withEmulator({ ...CANARY_ACCOUNT, exchangesShape: 'legacy' }, async (emu) => {
       const found = await runCli(['exchanges', '--find', 'cbot', '--format', 'ndjson'], { env: emu.env });

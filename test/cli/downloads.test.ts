@@ -178,7 +178,8 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as Record<string, unknown>);
       const lines = raw.stdout.trim().split('\r\n');
-      // maxrecords may be exceeded by the rest of the last tick's second (spec §5): as many as raw has
+      // maxrecords may be exceeded by the rest of the last tick's second
+      // (docs/service.md#maxrecords-and-order): as many as raw has
       expect(objects).toHaveLength(lines.length);
       expect(lines.length).toBeGreaterThanOrEqual(3);
       objects.forEach((o, i) => {

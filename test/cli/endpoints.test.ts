@@ -7,7 +7,7 @@ import { withEmulator } from '../helpers/with-emulator.js';
 
 const rowsOf = (stdout: string) => stdout.trimEnd().split('\n');
 
-describe('every historical endpoint through the CLI (issue 4)', () => {
+describe('every historical endpoint through the CLI', () => {
   it('minutes --nearby and --form-t use their endpoints; nearby rows keep the contract column', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const nearby = await runCli(

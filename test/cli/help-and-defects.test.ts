@@ -5,7 +5,7 @@ import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.j
 import { runCli, runShell, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-// Issue 10: the help a person reads, and the small defects, each against the built binary.
+// The help a person reads, and the small defects, each against the built binary.
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -40,7 +40,7 @@ describe.concurrent('mdget help', () => {
     expect(run.stdout).toContain('Credentials and configuration:\n  --username <name>');
     expect(run.stdout).not.toMatch(/--extras-url|--instruments-url|--futures-options-url/);
     expect(run.stdout.replace(/\s+/g, ' ')).toContain(
-      'Dates (--start, --end): YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday or <n>d',
+      'Dates (--start, --end): YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday, tomorrow or <n>d',
     );
     expect(run.stdout).toContain('Examples:\n  mdget ticks ESM25');
     expect(run.stdout).toMatch(/^Exit codes: 0 ok, 1 internal error, 2 usage/m);
@@ -103,7 +103,7 @@ describe.concurrent('mdget help', () => {
   });
 });
 
-describe.concurrent('issue 10 defects', () => {
+describe.concurrent('small defects', () => {
   it('futopts --json implies the format: the README example writes one JSON file per root', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const cwd = tempDir();

@@ -8,13 +8,13 @@ import { nodePath, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 const run = promisify(execFile);
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const LIBRARY_DOC = readFileSync(new URL('../../docs/library.md', import.meta.url), 'utf8');
 const LIBRARY = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
-/** Issue 11: the README's library example, run as written against the emulator. */
-describe('the README library example', () => {
+/** The example of docs/library.md, run as written against the emulator. */
+describe('the library example of docs/library.md', () => {
   it('streams records, downloads a template, and closes', async () => {
-    const example = /<!-- library:example -->\n```js\n([\s\S]*?)```/.exec(README)?.[1];
+    const example = /<!-- library:example -->\n```js\n([\s\S]*?)```/.exec(LIBRARY_DOC)?.[1];
     expect(example).toBeDefined();
     await withEmulator({}, async (emu) => {
       const dir = tempDir();

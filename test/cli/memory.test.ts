@@ -10,12 +10,12 @@ const run = promisify(execFile);
 const TIME = '/usr/bin/time';
 
 /**
- * Issue 8: memory stays flat on the path users take. A day of ~5.5 million ticks (~215 MB of csv) comes
+ * Memory stays flat on the path users take. A day of ~5.5 million ticks (~215 MB of csv) comes
  * gzip-compressed and chunked, as a real server sends it when asked; the child's peak RSS is measured by
- * GNU time. Before the fix the same download peaked at 2 GB; bench/README.md has the exact figures.
+ * GNU time. Before the fix the same download peaked at 2 GB; bench/README.md#memory has the figures.
  */
 describe.runIf(existsSync(TIME))('memory on the default path (gzip, chunked)', () => {
-  it('a 200+ MB gzip download keeps the child under 120 MB, the issue’s line', {
+  it('a 200+ MB gzip download keeps the child under 120 MB, the memory line of docs/internals.md', {
     timeout: 120_000,
   }, async () => {
     await withEmulator({ ticksPerDay: 5_500_000 }, async (emu) => {

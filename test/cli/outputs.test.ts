@@ -7,7 +7,7 @@ import { CANARY_ACCOUNT } from '../helpers/cli-env.js';
 import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-/** Issue 10: -o behaves like a file name should, and every output error is found before any request. */
+/** -o behaves like a file name should, and every output error is found before any request. */
 // never execFileSync with the emulator in this process: it could not answer
 const run = promisify(execFile);
 const TICKS = ['ticks', 'AAPL', '--start', '2025-03-13', '-q'];

@@ -19,7 +19,7 @@ interface PackResult {
   files: { path: string }[];
 }
 
-describe('the npm package (release hygiene, issue 12)', () => {
+describe('the npm package (release hygiene)', () => {
   it('holds the CLI, the library, README and CHANGELOG: no tests, fixtures, sources or secrets', async () => {
     const { stdout } = await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], root);
     const paths = ((JSON.parse(stdout) as PackResult[])[0]?.files ?? []).map((file) => file.path).sort();

@@ -110,7 +110,7 @@ async function inTmux(
 
 const BAR_LINE = /[█░]{16}/;
 
-describe('progress display (issue 10)', () => {
+describe('progress display', () => {
   it.skipIf(!hasTmux)(
     'in a pseudo-terminal: notes stay, a retry shows while it waits, a failure is named, no bar is left, one summary line, exit 7',
     async () => {

@@ -3,7 +3,7 @@ import { CANARY_ACCOUNT, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
 import { runCli } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-/** Issue 9: --rate, a token bucket shared by every request of the run, against the emulator's rateLimit. */
+/** --rate, a token bucket shared by every request of the run, against the emulator's rateLimit. */
 const SYMBOLS = ['ESM25', 'NQM25', 'AAPL', 'MSFT', 'IBM', 'SPY', 'ZCN25', 'CLM25', 'GCM25', 'TSLA'];
 const args = [
   'ticks',

@@ -7,7 +7,7 @@ import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.j
 import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-/** Issue 10 for the reference commands: -o on a special file is written directly, as for downloads. */
+/** For the reference commands: -o on a special file is written directly, as for downloads. */
 // never execFileSync with the emulator in this process: it could not answer
 const run = promisify(execFile);
 

@@ -7,7 +7,8 @@ import { runCli, tempDir } from '../helpers/run-cli.js';
 import { openDb } from '../helpers/sqlite.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-// CME's file holds this id as a JSON string; a float would read it as ...992 (wire-formats §3.1).
+// CME's file holds this id as a JSON string; a float would read it as ...992
+// (docs/service.md#json-conventions).
 const BIG_ID = '9007199254740993';
 const CME_IDS = [
   '4917813436427451121',
@@ -189,7 +190,7 @@ describe.concurrent('mdget instruments', () => {
       expect(described.stdout).toBe(byId.stdout);
       expect(substring.code).toBe(0);
       expect(substring.stdout).toMatch(/^\{"marketId":"4917813436427460002"/);
-      // An id with a space goes out percent-encoded (wire-formats §2.10).
+      // An id with a space goes out percent-encoded (docs/service.md#instruments-files).
       const pink = await runCli(['instruments', 'OTC PINK', '--format', 'csv'], { env: emu.env });
       expect(pink.code).toBe(0);
       expect(csvRows(pink.stdout)[1]).toMatch(/^3000000000000000501,ABCDF,OTCM,EQUITY,/);
@@ -238,7 +239,7 @@ describe.concurrent('mdget instruments', () => {
         [['instruments', 'CME', '--format', 'sqlite'], /^mdget: --format sqlite needs -o <file>.*\n$/],
         [
           ['instruments', 'CME', '--format', 'json', '--table', 'symbols'],
-          /--table applies to --format csv only/,
+          /--table applies to --format csv and parquet only/,
         ],
         [['instruments'], /missing <exchange>/],
         [['instruments', 'CME', '--from-capture', 'x.ndjson'], /either <exchange> or --from-capture/],

@@ -79,7 +79,7 @@ describe('single executable (npm run sea)', () => {
     try {
       nodeRelease(LTS_MAJOR);
     } catch (error) {
-      // The one reason to skip (issue 12): the registry package of Node 24 could not be installed.
+      // The one reason to skip: the registry package of Node 24 could not be installed.
       const reason = `Node ${NODE_RELEASES[LTS_MAJOR]} could not be installed from the registry: ${(error as Error).message}`;
       console.warn(`single executable test skipped: ${reason}`);
       context.skip(reason);

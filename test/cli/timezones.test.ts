@@ -10,9 +10,9 @@ import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 /**
- * Issue 13 through the built CLI: --utc, --tz and --source-tz across both daylight-saving changes,
- * offset dates, --columns, gzip outputs and --dry-run's window times. ^BTCUSD trades through both changes
- * (Central time). NO_PROBES: these tests assert exact rows and requests.
+ * Time zones through the built CLI (docs/time-zones.md): --utc, --tz and --source-tz across both
+ * daylight-saving changes, offset dates, --columns, gzip outputs and --dry-run's window times. ^BTCUSD trades
+ * through both changes (Central time). NO_PROBES: these tests assert exact rows and requests.
  */
 // never execFileSync with the emulator in this process: it could not answer
 const run = promisify(execFile);

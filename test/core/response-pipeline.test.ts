@@ -14,7 +14,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-/** Issue 11: data downloads and reference commands go through one response pipeline and one error mapping. */
+/** Data downloads and reference commands go through one response pipeline and one error mapping. */
 const configOf = (emu: Emulator): Config => ({
   username: emu.env.MDGET_USERNAME!,
   password: emu.env.MDGET_PASSWORD!,

@@ -14,7 +14,7 @@ import { wallTimeOf } from '../../src/core/time/time-zones.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-/** Issue 13: timestamps that mean the same thing everywhere, picked columns, compressed outputs. */
+/** Timestamps that mean the same thing everywhere, picked columns, compressed outputs. */
 const wall = (iso: string) => new Date(`${iso}Z`);
 
 /** What to download: a command and its query, as the library takes it. */

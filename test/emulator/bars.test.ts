@@ -8,7 +8,7 @@ const NOW = new Date('2025-03-14T23:00:00Z');
 
 const minuteOfDay = (time: string) => Number(time.slice(11, 13)) * 60 + Number(time.slice(14, 16));
 
-describe('emulator: minute bars (§2.2-2.4)', () => {
+describe('emulator: minute bars', () => {
   it('aggregates intervals from one-minute bars, aligned to multiples after midnight', async () => {
     await withEmulator({}, async (emu) => {
       const bars = (query: Record<string, string>) =>
@@ -94,7 +94,7 @@ describe('emulator: minute bars (§2.2-2.4)', () => {
     });
   });
 
-  it('runs start + maxrecords without end to the latest data (wire-formats §5), not to the day end', async () => {
+  it('runs start + maxrecords without end to the latest data, not to the day end', async () => {
     await withEmulator({ now: NOW }, async (emu) => {
       const times = (query: Record<string, string>) =>
         historical(emu, MINUTES, { symbol: 'AAPL', start: '20250312', ...query }).then((r) =>
@@ -150,7 +150,7 @@ describe('emulator: minute bars (§2.2-2.4)', () => {
   });
 });
 
-describe('emulator: EOD (§2.5)', () => {
+describe('emulator: EOD', () => {
   const eod = (emu: Parameters<Parameters<typeof withEmulator>[1]>[0], query: Record<string, string>) =>
     historical(emu, EOD, query).then((r) => crlfLines(r.body));
 
@@ -197,7 +197,7 @@ describe('emulator: EOD (§2.5)', () => {
     });
   });
 
-  it('keeps end inclusive (wire-formats §5), exclusive with eodEnd=exclusive; events keep it exclusive', async () => {
+  it('keeps end inclusive, exclusive with eodEnd=exclusive; events keep it exclusive', async () => {
     const dates = (lines: string[]) => lines.map((line) => line.split(',')[1]);
     const week = ['2025-03-10', '2025-03-11', '2025-03-12', '2025-03-13', '2025-03-14'];
     await withEmulator({ now: NOW }, async (emu) => {
@@ -271,7 +271,7 @@ describe('emulator: EOD (§2.5)', () => {
     });
   });
 
-  it('answers nearest and continue on an equity with its plain records (wire-formats §5)', async () => {
+  it('answers nearest and continue on an equity with its plain records', async () => {
     await withEmulator({}, async (emu) => {
       const range = { symbol: 'AAPL', start: '20250303', end: '20250314' };
       const daily = await eod(emu, range);
@@ -305,7 +305,7 @@ describe('emulator: EOD (§2.5)', () => {
   });
 });
 
-describe('emulator: events and date ranges (§2.6, §2.7)', () => {
+describe('emulator: events and date ranges', () => {
   it('lists events in request order then by date, unknown symbols left out', async () => {
     await withEmulator({}, async (emu) => {
       const events = (query: Record<string, string>) =>

@@ -100,7 +100,7 @@ describe('emulator: bytes on the wire', () => {
     });
   });
 
-  it('appends one stray CRLF after CSV data bodies with strayLineEnd (wire-formats §5)', async () => {
+  it('appends one stray CRLF after CSV data bodies with strayLineEnd', async () => {
     let plain = '';
     await withEmulator({}, async (emu) => {
       plain = (await historical(emu, MINUTES, query)).body.toString();
@@ -267,7 +267,7 @@ describe('emulator: bytes on the wire', () => {
   });
 });
 
-describe('emulator: ticks (§2.1)', () => {
+describe('emulator: ticks', () => {
   it('has the tick shape, ties included, and the futures evening belongs to the next day', async () => {
     await withEmulator({}, async (emu) => {
       const lines = crlfLines(
@@ -320,7 +320,7 @@ describe('emulator: ticks (§2.1)', () => {
     });
   });
 
-  it('applies maxrecords and order as §1.6 says, the byte path equal to the line path', async () => {
+  it('applies maxrecords and order as documented, the byte path equal to the line path', async () => {
     await withEmulator({}, async (emu) => {
       const ticks = (query: Record<string, string>) =>
         historical(emu, TICKS, { symbol: 'AAPL', ...query }).then((r) => crlfLines(r.body));
@@ -340,7 +340,7 @@ describe('emulator: ticks (§2.1)', () => {
     });
   });
 
-  describe('a limit completes the last second (tickLimit=second, wire-formats §5)', () => {
+  describe('a limit completes the last second (tickLimit=second)', () => {
     // about 24 ticks a second: a cut at 10 rows falls inside a second
     const dense = { ticksPerDay: 2_000_000 };
     const window = { symbol: 'ESM25', start: '202503141000', end: '202503141001' };

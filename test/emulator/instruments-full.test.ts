@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { withEmulator } from '../helpers/with-emulator.js';
 import { get } from './http.js';
 
-/** Every field of wire-formats §3.2 (the vendor-named three with the default prefix). */
+/** Every field of docs/service.md#instrument-fields (the vendor-named three with the default prefix). */
 const SCHEMA_FIELDS = [
   'marketId',
   'instrumentType',
@@ -60,7 +60,7 @@ const SCHEMA_FIELDS = [
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type Entry = Record<string, Json>;
 
-/** Paths of values at their protobuf default (0, "", false, []), which §3.1 says are omitted. */
+/** Paths of values at their protobuf default (0, "", false, []), which the JSON mapping omits. */
 function defaultsIn(value: Json, path = ''): string[] {
   if (Array.isArray(value))
     return value.length ? value.flatMap((item, i) => defaultsIn(item, `${path}[${i}]`)) : [path];
@@ -72,7 +72,7 @@ function defaultsIn(value: Json, path = ''): string[] {
 const bigUrl = (emu: { urls: { instruments: string } }) => `${emu.urls.instruments}/BIG-instruments.json`;
 
 describe('emulator: BIG instruments in the full schema (instrumentsSchema=full)', () => {
-  it('has every §3.2 field as in the §3.3 sample, ids as strings, no defaults, about 1.2 KB an entry', async () => {
+  it('has every documented field, ids as strings, no defaults, about 1.2 KB an entry', async () => {
     await withEmulator({ instrumentsSchema: 'full', instrumentsBigCount: 400 }, async (emu) => {
       const response = await get(bigUrl(emu));
       expect([response.status, response.headers['transfer-encoding']]).toEqual([200, 'chunked']);

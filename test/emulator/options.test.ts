@@ -3,7 +3,7 @@ import { defaultEmulatorOptions, EMULATOR_HELP, parseEmulatorOption } from '../.
 import { withEmulator } from '../helpers/with-emulator.js';
 
 describe('emulator options', () => {
-  it('has the defaults of wire-formats §4 and §5, every option listed', () => {
+  it('has the documented defaults, every option listed', () => {
     const defaults = defaultEmulatorOptions();
     expect(defaults).toStrictEqual({
       host: '127.0.0.1',

@@ -5,7 +5,7 @@ import { generateCapture } from '../../src/emulator/index.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 import { crlfLines, get } from './http.js';
 
-describe('emulator: futures options (§2.8)', () => {
+describe('emulator: futures options', () => {
   it('serves CSV records of 12 fields and the same records as a JSON array', async () => {
     await withEmulator({}, async (emu) => {
       const base = `${emu.urls.futuresOptions}/futuresoptions`;
@@ -79,7 +79,7 @@ function exchangeElements(xml: string): Record<string, string | undefined>[] {
   );
 }
 
-describe('emulator: exchanges list (§2.9)', () => {
+describe('emulator: exchanges list', () => {
   it('serves the XML under the configured name, with ambiguous descriptions and the BIG exchange', async () => {
     await withEmulator({ exchangesPath: 'lists/exchanges' }, async (emu) => {
       const response = await get(`${emu.urls.extras}/lists/exchanges.php`);
@@ -112,7 +112,7 @@ describe('emulator: exchanges list (§2.9)', () => {
     });
   });
 
-  it('serves the legacy shape of the 2012/2013 documents with exchangesShape=legacy (wire-formats §5)', async () => {
+  it('serves the legacy shape of the 2012/2013 lists with exchangesShape=legacy', async () => {
     const documentedIds = await withEmulator({}, async (emu) =>
       exchangeElements((await get(`${emu.urls.extras}/exchanges.php`)).body.toString()).map((e) => e.id),
     );
@@ -192,7 +192,7 @@ describe('emulator: exchanges list (§2.9)', () => {
   });
 });
 
-describe('emulator: instruments files (§2.10, §3)', () => {
+describe('emulator: instruments files', () => {
   it('serves JSON with string ids, omitted defaults, prefixed keys and unknown keys', async () => {
     await withEmulator({ vendorPrefix: 'acme' }, async (emu) => {
       const response = await get(`${emu.urls.instruments}/CME-instruments.json`);
@@ -277,7 +277,7 @@ describe('emulator: instruments files (§2.10, §3)', () => {
   });
 });
 
-describe('emulator: capture generator (§3.4)', () => {
+describe('emulator: capture generator', () => {
   it('writes an instrumentResponse, then the definitions, with noise and mismatches on request', () => {
     const lines = generateCapture({ exchange: 'CME', count: 4 });
     const messages = lines.map((line) => JSON.parse(line) as Record<string, Record<string, unknown>>);

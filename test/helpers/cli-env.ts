@@ -5,8 +5,8 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { CANARY, type CliRun } from './run-cli.js';
 
 /**
- * States a server cap no response reaches, so mdget sends no probe for a silent one (issue 8): for tests
- * that assert the exact requests of a plan.
+ * States a server cap no response reaches, so mdget sends no probe for a silent one
+ * (docs/completeness.md#probes): for tests that assert the exact requests of a plan.
  */
 export const NO_PROBES = { MDGET_MAX_ROWS: '1000000' } as const;
 

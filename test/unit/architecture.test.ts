@@ -40,7 +40,7 @@ function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return cycles;
 }
 
-describe('architecture (STYLE §2-3)', () => {
+describe('architecture: imports point one way', () => {
   it('has no import cycle anywhere in src (type-only and dynamic imports included)', () => {
     const sources = files(join(root, 'src'));
     const graph = new Map(sources.map((file) => [relative(join(root, 'src'), file), importsOf(file)]));

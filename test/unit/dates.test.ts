@@ -25,6 +25,7 @@ describe('parseDateInput', () => {
     ['20250314093015', '2025-03-14T09:30:15'],
     ['today', '2025-03-13T00:00:00'],
     ['yesterday', '2025-03-12T00:00:00'],
+    ['tomorrow', '2025-03-14T00:00:00'],
     ['7d', '2025-03-06T00:00:00'],
     ['2024-02-29', '2024-02-29T00:00:00'],
   ])('%s → %s', (input, expected) =>
@@ -36,7 +37,7 @@ describe('parseDateInput', () => {
     '2025-13-01',
     '2025-03-14T24:00',
     '2025031',
-    'tomorrow',
+    'the day after',
     '',
     '2025-03-14T09:60',
     '3w',
@@ -86,7 +87,7 @@ describe('chunks', () => {
       ['2025-03-15T00:00:00', '2025-03-15T06:00:00'],
     ]);
   });
-  it('fills missing ends per spec §1.2', () => {
+  it('fills missing ends as the service does', () => {
     const today = d('2025-03-13T00:00:00');
     const r = (s?: string, e?: string) => {
       const w = resolveDayRange(s ? d(s) : undefined, e ? d(e) : undefined, () => today);

@@ -58,7 +58,7 @@ describe('help from the tables', () => {
 
   it('ends mdget --help with every exit code', () => {
     const codes = topHelp().split('Exit codes:\n')[1] ?? '';
-    expect(codes.match(/^ {2}\d+/gm)?.map(Number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 129, 130, 143]);
+    expect(codes.match(/^ {2}\d+/gm)?.map(Number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 129, 130, 143]);
   });
 
   it.each([
@@ -96,7 +96,7 @@ describe('help from the tables', () => {
     expect(help).toMatch(/--timeout <duration> +per-request .*\n.*\(default: 60s\)/);
     expect(help).not.toMatch(/default: "-"|default: \[\]|default: 60000/);
     expect(help.replace(/\s+/g, ' ')).toContain(
-      'YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday or <n>d',
+      'YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], YYYYMMDD[HHMM[SS]], today, yesterday, tomorrow or <n>d',
     );
     expect(help).toMatch(/Durations \(--window, --timeout\): ms, s, m, h, d or w/);
     expect(help).toMatch(/^ {2}symbol +instrument symbols/m);

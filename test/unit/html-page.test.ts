@@ -23,7 +23,7 @@ describe('html-page: one detection of a maintenance page', () => {
     ['xml', LIST, false],
   ])('%s body starting %j: HTML %s', (kind, head, html) => expect(startsAsHtml(kind, head)).toBe(html));
 
-  it('text/html is believed on the reference hosts, never on a data endpoint (wire-formats §1.3)', () => {
+  it('text/html is believed on the reference hosts, never on a data endpoint', () => {
     const headers = { 'content-type': 'text/html; charset=utf-8' };
     expect([
       announcesHtml('csv', headers),

@@ -9,7 +9,7 @@ import type {
 } from '../../src/core/plan/urls.js';
 import type { WallTime } from '../../src/core/time/dates.js';
 
-// The builders' parameter types are derived from the tables (issue 11): these pin what the derivation yields.
+// The builders' parameter types are derived from the tables: these pin what the derivation yields.
 describe('parameter types derived from the tables', () => {
   it('ticks, minutes, events and futures options', () => {
     expectTypeOf<TicksParams>().toEqualTypeOf<{

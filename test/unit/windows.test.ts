@@ -15,7 +15,7 @@ const iso = (w: { start: Date; end: Date }) => [
   w.end.toISOString().slice(0, 16),
 ];
 
-describe('window sizing (issue 8: from the rows a day holds, not a fixed 31 days)', () => {
+describe('window sizing (from the rows a day holds, not a fixed 31 days)', () => {
   it.each([
     ['AAPL', 1, 'minutes', 25],
     ['AAPL', 5, 'minutes', 128],

@@ -23,7 +23,7 @@ export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Prom
   for (const [name, value, source] of rows) {
     ctx.io.stdout.write(`${name.padEnd(width)}  ${value.padEnd(valueWidth)}  ${source}\n`);
   }
-  // A single binary carries its own Node (issue 12): say which one runs, and which SQLite module it uses.
+  // A single binary carries its own Node: say which one runs, and which SQLite module it uses.
   if (flags.verbose) {
     const { sqliteBackend } = await import('../../core/reference/sqlite-backend.js');
     const sea = (process.getBuiltinModule('node:sea') as { isSea(): boolean } | undefined)?.isSea() ?? false;
@@ -33,8 +33,8 @@ export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Prom
 }
 
 /**
- * A setting as `mdget config` shows it: the password as ***, the user name as it is (issue 10: a user
- * name that equals the password is still a user name), URLs with any secret they hold redacted.
+ * A setting as `mdget config` shows it: the password as ***, the user name as it is (a user name
+ * that equals the password is still a user name), URLs with any secret they hold redacted.
  */
 function shown(
   key: keyof Config,

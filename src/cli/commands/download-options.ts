@@ -44,6 +44,7 @@ export function downloadOptionsFrom(
     symbols: input.symbols,
     output: flags.output === '-' ? undefined : flags.output,
     format: flags.format,
+    compression: flags.compression,
     header: flags.header,
     force: flags.force,
     skipExisting: flags.skipExisting,

@@ -11,6 +11,7 @@ import type { Job } from '../../core/plan/job.js';
 import { resolve } from '../../core/plan/resolve.js';
 import { windowTimes } from '../../core/plan/window-times.js';
 import type { BatchResult, RunDeps } from '../../core/run/run-types.js';
+import { refuseBinaryOnTerminal } from '../binary-output.js';
 import { configFrom, type RunContext } from '../context.js';
 import { flagNames } from '../flag-names.js';
 import type { FlagsOf } from '../flags.js';
@@ -43,11 +44,8 @@ export async function runDownloadCommand<N extends DownloadName>(
   const options = mapper(flags, input);
   const config = await configFrom(flags, ctx);
   const job = resolve(name, options, { config, now: ctx.now, names: flagNames });
-  if (job.settings.gzip && options.output === undefined && ctx.io.stdoutIsTTY) {
-    throw usageError(
-      'compressed output would go to the terminal: write it to a file with -o, or pipe it (| gunzip)',
-    );
-  }
+  const binary = job.settings.format === 'parquet' ? 'parquet' : job.settings.gzip ? 'gzip' : undefined;
+  refuseBinaryOnTerminal(binary, options.output, ctx.io);
   const report = flags.report === undefined || flags.dryRun ? undefined : await import('../report.js');
   if (report && flags.report !== undefined) await report.checkReportPath(flags.report);
   if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(flags.tempDir);
@@ -118,8 +116,8 @@ async function printJob(job: Job, quiet: boolean, ctx: RunContext): Promise<void
 
 /**
  * A dry run's lines, written at once to the descriptors where the Io can (Node's stdout and stderr streams
- * cost a pipe its stream modules at start-up, issue 9); from the first write that would block, through the
- * streams, in order. A reader gone away (EPIPE) closes the listing.
+ * cost a pipe its stream modules at start-up: bench/README.md#start-up); from the first write that would
+ * block, through the streams, in order. A reader gone away (EPIPE) closes the listing.
  */
 class PlanLines {
   closed = false;
@@ -170,7 +168,9 @@ async function checkTempDir(path: string): Promise<void> {
     throw usageError(`--temp-dir ${path}: not a directory (give an existing directory)`);
 }
 
-/** The most symbols of a comma list a note names; the rest are counted (issue 10: events of 2,000 bytes). */
+/**
+ * The most symbols of a comma list a note names; the rest are counted (an events list can fill 2,000 bytes).
+ */
 export const NOTE_SYMBOLS = 3;
 
 /** A note with every comma list of more than five symbols shortened to its first three and a count. */

@@ -25,7 +25,7 @@ export async function runExchangesCommand(flags: FlagsOf<'exchanges'>, ctx: RunC
   const core = await import('../../core/reference/instruments-command.js');
   const options = exchangesOptionsFrom(flags, ctx.io);
   core.checkExchangesOptions(options, flagNames);
-  // The extras host gets no credentials (wire-formats §2.9): only its base URL is required.
+  // The extras host gets no credentials (docs/service.md#exchanges-list): only its base URL is required.
   const config = await configFrom(flags, ctx, ['extras']);
   if (flags.dryRun) {
     ctx.io.stdout.write(`${redactUrl(buildExchangesUrl(config))}\n`);

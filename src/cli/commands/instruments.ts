@@ -1,7 +1,9 @@
 import { usageError } from '../../core/model/errors.js';
+import { formatOfName } from '../../core/model/formats.js';
 import { redactUrl } from '../../core/model/redact.js';
 import { buildExchangesUrl } from '../../core/plan/urls.js';
 import type { TablesOptions } from '../../core/reference/instruments-command.js';
+import { refuseBinaryOnTerminal } from '../binary-output.js';
 import { configFrom, type RunContext } from '../context.js';
 import { flagNames } from '../flag-names.js';
 import type { FlagsOf } from '../flags.js';
@@ -29,10 +31,11 @@ export function instrumentsOptionsFrom(
     throw usageError('--from-capture - and --password-stdin both read standard input: use MDGET_PASSWORD');
   }
   const tables: TablesOptions = {
-    format: flags.format ?? 'ndjson',
+    format: flags.format ?? (flags.output === undefined ? undefined : formatOfName(flags.output)) ?? 'ndjson',
     ...(flags.output === undefined || flags.output === '-' ? {} : { output: flags.output }),
     force: Boolean(flags.force),
     ...(flags.table === undefined ? {} : { table: flags.table }),
+    ...(flags.compression === undefined ? {} : { compression: flags.compression }),
   };
   return { source: capture === undefined ? { exchange: exchange ?? '' } : { capture }, tables };
 }
@@ -46,6 +49,7 @@ export async function runInstrumentsCommand(
   const core = await import('../../core/reference/instruments-command.js');
   const { source, tables } = instrumentsOptionsFrom(exchange, flags);
   core.checkTablesOptions(tables, flagNames);
+  refuseBinaryOnTerminal(tables.format === 'parquet' ? 'parquet' : undefined, tables.output, ctx.io);
   if ('capture' in source) {
     await configFrom(flags, ctx); // same refusals as everywhere: --password, a missing --env-file
     if (flags.dryRun) return; // a capture is read, not requested: nothing to print
@@ -57,7 +61,7 @@ export async function runInstrumentsCommand(
     );
     return;
   }
-  // Neither host gets credentials (wire-formats §2.9, §2.10): only the two base URLs are required.
+  // Neither host gets credentials (docs/service.md#exchanges-list): only the two base URLs are required.
   const config = await configFrom(flags, ctx, ['extras', 'instruments']);
   if (flags.dryRun) {
     // The file's name is the id the list gives for <exchange>: known only once the list is fetched.

@@ -4,7 +4,10 @@ import { toMdgetError } from './to-mdget-error.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** The decoder for a response's content-encoding (spec §1.5: gzip or deflate), or none for identity. */
+/**
+ * The decoder for a response's content-encoding (gzip or deflate: docs/service.md#compression-and-transfer),
+ * or none for identity.
+ */
 export function decoderFor(headers: Headers): Transform | undefined {
   const encoding = String(headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding.includes('gzip')) return inflater('gzip');

@@ -23,10 +23,11 @@ const BATCH_BYTES = 256 * 1024;
 
 /**
  * GET `url` through undici's dispatch(): the body's chunks reach a queue as undici parses them, with no
- * stream of undici's in between. undici is paused when the queue holds QUEUE_BYTES and resumed only when
- * it is empty, so each resume parses a large batch. Resumed for every chunk read instead, llhttp re-read
- * its whole socket buffer for each small chunk of a gzip body: quadratic copying, 2 GB RSS for a 300 MB
- * day (issue 8). Destroying the body aborts the request, which frees the socket.
+ * stream of undici's in between. undici is paused when the queue holds QUEUE_BYTES and resumed only when it
+ * is empty, so each resume parses a large batch. Resumed for every chunk read instead, llhttp re-read its
+ * whole socket buffer for each small chunk of a gzip body: quadratic copying (bench/undici-backpressure.md,
+ * docs/internals.md#the-undici-dispatch-handler). Destroying the body aborts the request, which frees the
+ * socket.
  */
 export function dispatchGet(
   url: URL,

@@ -6,7 +6,7 @@ import { redactText, redactUrl } from '../model/redact.js';
 import { dispatchGet } from './dispatch.js';
 import { isAbort, isRetryableNetworkError, networkError } from './network-errors.js';
 
-/** A 2xx response with its body unread. */
+/** A 2xx response (or a 304 to a conditional request) with its body unread. */
 export interface OpenResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
@@ -73,6 +73,8 @@ export async function attemptGet(
   }
   const { statusCode } = response;
   if (statusCode >= 200 && statusCode < 300) return { ok: true, response };
+  // Not modified: the answer to a conditional request, whose caller keeps what it has.
+  if (statusCode === 304 && isConditional(options.headers)) return { ok: true, response };
   const firstLine = await readFirstLine(response.body, String(response.headers['content-encoding'] ?? ''));
   const where = redactUrl(url);
   if (statusCode >= 300 && statusCode < 400) {
@@ -111,6 +113,9 @@ export async function attemptGet(
       ),
   };
 }
+
+const isConditional = (headers: Record<string, string>): boolean =>
+  'if-none-match' in headers || 'if-modified-since' in headers;
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

@@ -5,8 +5,8 @@ import { releaseChunks } from '../pipeline/chunk-pool.js';
 
 /**
  * What a body should be: `csv`, a data endpoint's (its futures options JSON included), which never starts
- * with `<` and whose Content-Type means nothing (wire-formats §1.3); `json`, an instruments file, which
- * never starts with `<` either; `xml`, the exchanges list, which always does.
+ * with `<` and whose Content-Type means nothing (docs/service.md#response-lines); `json`, an instruments
+ * file, which never starts with `<` either; `xml`, the exchanges list, which always does.
  */
 export type BodyKind = 'csv' | 'json' | 'xml';
 
@@ -18,7 +18,8 @@ const HTML_DOCUMENT = /^(<\?xml[^>]*>\s*)?<(!doctype\s+html|html)[\s>]/i;
 /** Bytes of a body's start enough to tell an HTML document from XML: a prolog, then a doctype. */
 export const HTML_HEAD_BYTES = 512;
 
-// A maintenance page comes with 200 (wire-formats §1.4): the status says nothing, the page must be seen.
+// A maintenance page comes with 200 (docs/service.md#http-status): the status says nothing, the page must be
+// seen.
 /** True when a response's Content-Type announces HTML where `kind` was expected (never for `csv`). */
 export function announcesHtml(kind: BodyKind, headers: Headers): boolean {
   if (kind === 'csv') return false;

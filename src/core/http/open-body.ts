@@ -1,7 +1,7 @@
 import type { Readable, Transform } from 'node:stream';
 import { redactUrl } from '../model/redact.js';
 import { decoderFor, wireTotal } from './decode.js';
-import type { Opener } from './exchange.js';
+import { type Opener, REQUEST_HEADERS } from './exchange.js';
 import { announcesHtml, type BodyKind, htmlPageError } from './html-page.js';
 
 /** A response body ready to read: its (decoded) stages and the progress total. */
@@ -10,6 +10,25 @@ export interface BodySource {
   /** Bytes on the wire so far, and their total when the response gave a Content-Length. */
   wire: () => number;
   wireTotal?: number;
+  /** A conditional request was answered 304: the body is empty and what the caller has stands. */
+  notModified?: boolean;
+  /** What the response said of its version, for a later conditional request. */
+  validators?: Validators;
+}
+
+/** A response's version as HTTP gives it: what a conditional request sends back. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** The headers of a request made only if the resource changed since `validators`. */
+export function conditionalHeaders(validators: Validators): Record<string, string> {
+  return {
+    ...REQUEST_HEADERS,
+    ...(validators.etag ? { 'if-none-match': validators.etag } : {}),
+    ...(validators.lastModified ? { 'if-modified-since': validators.lastModified } : {}),
+  };
 }
 
 /** What opening needs: the run's scheduler, the secrets to redact, a listener told of each request. */
@@ -30,10 +49,15 @@ export async function openBody(
   url: URL,
   deps: OpenDeps,
   kind: BodyKind = 'csv',
-  options: { priority?: 'next' | 'ahead'; signal?: AbortSignal } = {},
+  options: { priority?: 'next' | 'ahead'; signal?: AbortSignal; headers?: Record<string, string> } = {},
 ): Promise<BodySource> {
   deps.onRequest?.(redactUrl(url));
   const response = await deps.opener.open(url, options);
+  const validators = validatorsOf(response.headers);
+  if (response.statusCode === 304) {
+    response.body.resume();
+    return { stages: [response.body], wire: response.received, notModified: true, validators };
+  }
   if (announcesHtml(kind, response.headers)) {
     // undici reports its own destroy() as an 'error': nobody is reading, so drop it.
     response.body.on('error', () => {}).destroy();
@@ -45,5 +69,13 @@ export async function openBody(
     stages: decoder ? [response.body, decoder] : [response.body],
     wire: response.received,
     ...(total === undefined ? {} : { wireTotal: total }),
+    validators,
   };
+}
+
+function validatorsOf(headers: Record<string, string | string[] | undefined>): Validators {
+  const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  const etag = one(headers['etag']);
+  const lastModified = one(headers['last-modified']);
+  return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * Pacing shared by every request of a run (issue 9). With `--rate n`, a token bucket of one token lets
+ * Pacing shared by every request of a run. With `--rate n`, a token bucket of one token lets
  * requests start evenly, 1/n s apart: a bucket of n would let a burst of n plus a second's refill, 2n,
  * into one sliding second, which a server counting that way refuses. Whatever the rate, a 429 or a `Retry-After` holds every request of
  * the run for that long, not only the one refused: concurrent requests retrying on their own would hit the

@@ -1,6 +1,6 @@
 import { DEFAULTS } from '../model/defaults.js';
 
-/** Retry policy for network errors, 429 and 5xx (cli.md --retries): exponential backoff with full jitter. */
+/** Retry policy for network errors, 429 and 5xx (--retries): exponential backoff with full jitter. */
 export interface RetryPolicy {
   retries: number;
   baseDelayMs: number;

@@ -3,7 +3,7 @@ import { redactText, redactUrl } from '../model/redact.js';
 import { errorCode, isAbort, networkError } from './network-errors.js';
 
 /**
- * Any failure of a request or its body as an MdgetError (issue 11: one error mapping): an MdgetError as it
+ * Any failure of a request or its body as an MdgetError, mapped here only: an MdgetError as it
  * is; an abort as MDGET_ABORTED; zlib, undici socket and premature-close errors as a truncated or broken
  * transfer (MDGET_NETWORK, exit 5); other system errors as network failures naming the redacted URL.
  * Anything else is unexpected and rethrown: a bug, which the CLI reports with exit 1.

@@ -16,7 +16,7 @@ export interface Config {
 /** Which settings a command needs; checked before any request is sent. */
 export type Requirement = 'credentials' | 'historical' | 'futuresOptions' | 'extras' | 'instruments';
 
-/** The names users set, for messages that tell them what to do (cli.md). */
+/** The names users set, for messages that tell them what to do (docs/cli.md#configuration). */
 export const CONFIG_VARIABLES = {
   username: 'MDGET_USERNAME',
   password: 'MDGET_PASSWORD',
@@ -74,7 +74,10 @@ function checkBaseUrl(value: string, name: string): void {
   }
 }
 
-/** The configured row cap as a number (issue 8), or undefined; throws MDGET_CONFIG for a malformed value. */
+/**
+ * The configured row cap as a number (docs/completeness.md), or undefined; throws MDGET_CONFIG for a
+ * malformed value.
+ */
 export function maxRowsOf(config: Config): number | undefined {
   if (config.maxRows === undefined || config.maxRows === '') return undefined;
   const rows = /^\d+$/.test(config.maxRows.trim()) ? Number(config.maxRows) : Number.NaN;

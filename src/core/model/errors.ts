@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'MDGET_NETWORK' // connection, timeout or truncated body after retries
   | 'MDGET_IO' // output exists without --force, cannot write, disk full
   | 'MDGET_PARTIAL' // some requests of a batch failed, the rest were written
-  | 'MDGET_ABORTED'; // interrupted (SIGINT)
+  | 'MDGET_ABORTED' // interrupted (SIGINT)
+  | 'MDGET_FINDINGS'; // verify found a file missing, changed or unknown, or a suspicious gap
 
 /** Where an error came from, when a request did: its HTTP status, and its URL with credentials redacted. */
 export interface MdgetErrorOptions extends ErrorOptions {

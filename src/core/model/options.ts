@@ -2,7 +2,7 @@
  * The options of a download, as the library takes them and the CLI builds them from its flags: one type,
  * checked by one set of rules (plan/rules.ts), resolved into a job once (plan/resolve.ts).
  */
-import type { OutputFormat } from './formats.js';
+import type { OutputFormat, ParquetCompression } from './formats.js';
 import type {
   eodParams,
   eventsParams,
@@ -50,8 +50,10 @@ export interface OutputOptions {
    * `{command}`, `{ext}`: one file per symbol or window. Absent: the run's stream (the CLI's stdout).
    */
   output?: string;
-  /** Default csv (futopts with `json`: json). */
+  /** Default csv, or parquet for a `.parquet` output (futopts with `json`: json). */
   format?: OutputFormat;
+  /** How `parquet` compresses its pages (default zstd). */
+  compression?: ParquetCompression;
   /** The csv header row (default true). */
   header?: boolean;
   /** Overwrite existing files (default: refuse before any request). */

@@ -1,9 +1,9 @@
 import type { WallTime } from './wall-time.js';
 
 /**
- * Every query parameter mdget models, declared once as data (STYLE §3). These rows yield the commander
- * options, their validation, --help, the README flag table, the query string and the parameter types of
- * the request builders, so none of them can drift.
+ * Every query parameter mdget models, declared once as data. These rows yield the commander options, their
+ * validation, --help, the flag tables of docs/cli.md, the query string and the parameter types of the request
+ * builders, so none of them can drift.
  */
 export type ParamKind = 'date' | 'int' | 'flag' | 'choice' | 'string';
 

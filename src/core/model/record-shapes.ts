@@ -1,9 +1,9 @@
 import { COLUMNS } from './records.js';
 
 /**
- * What a record line of each endpoint looks like (wire-formats §2): its csv header and a check used on the
- * first and last lines of a body to tell data from a maintenance page or a line cut short by a dropped
- * connection. Every line is not checked: touching each byte in JS costs ~2 s/GiB (shared/notes).
+ * What a record line of each endpoint looks like (docs/service.md#endpoints): its csv header and a check used
+ * on the first and last lines of a body to tell data from a maintenance page or a line cut short by a dropped
+ * connection. Every line is not checked: a JavaScript pass over every byte would cost more than the download.
  */
 export type RecordKind =
   | 'ticks'
@@ -22,7 +22,10 @@ export interface RecordShape {
   matches(line: string): boolean;
   /** Whether the record carries its own symbol column (else ndjson/json add one). */
   hasSymbol(fieldCount: number): boolean;
-  /** False for endpoints whose shape is undocumented: lines pass through unchecked (spec §2.7, §2.8). */
+  /**
+   * False for endpoints whose shape is undocumented: lines pass through unchecked
+   * (docs/service.md#date-ranges).
+   */
   checked: boolean;
 }
 
@@ -70,7 +73,8 @@ export const RECORD_SHAPES: Record<RecordKind, RecordShape> = {
   ]),
   eod: shape(
     [
-      // Equities have 7 fields, futures 8 (spec §2.5): one header with open_interest serves a mixed output.
+      // Equities have 7 fields, futures 8 (docs/service.md#end-of-day-bars): one header with open_interest
+      // serves a mixed output.
       { re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT), header: COLUMNS.eod, fields: 7 },
       { re: re(SYM, DAY, OPT, OPT, OPT, OPT, OPT, OPT), header: COLUMNS.eod },
       { re: re(SYM, DAY, OPT, OPT), header: COLUMNS.eodTrend, trend: true },
@@ -146,7 +150,8 @@ export function adaptLines(
   const prefix = lead + contract;
   const missing = columns.length - fieldCount - (lead ? 1 : 0) - (contract ? 1 : 0);
   if (missing === 0) return { prefix, suffix: '' };
-  // EOD equities have no open interest (spec §5): an empty last field keeps the column count.
+  // EOD equities have no open interest (docs/service.md#end-of-day-bars): an empty last field keeps the
+  // column count.
   if (kind === 'eod' && fieldCount === 7 && missing === 1) return { prefix, suffix: ',' };
   return undefined;
 }

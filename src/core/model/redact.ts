@@ -1,6 +1,6 @@
 /**
- * Credentials ride in the query string on every historical request (spec §5), so any URL, message or
- * log line a human may see goes through these functions first.
+ * Credentials ride in the query string on every historical request (docs/service.md#requests), so any URL,
+ * message or log line a human may see goes through these functions first.
  */
 const SECRET_PARAMS = new Set(['username', 'password']);
 export const REDACTED = '***';

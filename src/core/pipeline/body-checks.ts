@@ -4,9 +4,9 @@ import type { RecordShape } from '../model/record-shapes.js';
 import { redactText, redactUrl } from '../model/redact.js';
 
 /**
- * The checks a data body passes on its way (spec §1.4), each a thrown MdgetError: an in-band `Error`
- * line (MDGET_SERVICE, exit 4), an HTML or otherwise foreign page (MDGET_HTTP, exit 5), and a last line
- * cut short by a dropped connection (MDGET_NETWORK, exit 5; the output is never committed).
+ * The checks a data body passes on its way (docs/service.md#in-band-errors), each a thrown MdgetError: an
+ * in-band `Error` line (MDGET_SERVICE, exit 4), an HTML or otherwise foreign page (MDGET_HTTP, exit 5), and a
+ * last line cut short by a dropped connection (MDGET_NETWORK, exit 5; the output is never committed).
  */
 export interface CheckContext {
   url: URL;
@@ -31,7 +31,7 @@ export function checkFirstLine(first: string, jsonBody: boolean, ctx: CheckConte
   return { kind: 'records', fieldCount: first.split(',').length };
 }
 
-/** Throws MDGET_SERVICE when a complete line after the first holds `error` and is no record (spec §1.4). */
+/** Throws MDGET_SERVICE when a complete line after the first holds `error` and is no record. */
 export function checkLaterLines(lines: Buffer, ctx: CheckContext): void {
   const line = findErrorLine(lines);
   if (line !== undefined && !ctx.shape.matches(line.trim())) {

@@ -1,9 +1,8 @@
 /**
  * A body's chunks on their way, cut from a few reused slabs instead of a fresh buffer each: the socket's
- * reads joined in batches, the decoded bytes (inflate.ts) and the output. A GB of ticks to ndjson
- * allocated ~5 GB of fresh buffers that each lived only until the next stage had read it; V8 frees dead
- * buffers late (at a full collection, once external memory has grown by tens of MiB), so they set the
- * download's peak memory, and fresh memory costs page faults on every use (bench/README.md, "Memory").
+ * reads joined in batches, the decoded bytes (inflate.ts) and the output. Fresh buffers that live only until
+ * the next stage has read them are freed late by V8, so they set a download's peak memory, and fresh memory
+ * costs page faults on every use (docs/internals.md#the-chunk-pool, bench/README.md#memory).
  *
  * Whoever reads a chunk last gives it back (releaseChunk): the decoder its input, the response transform
  * what it converted or copied, the writers what they wrote. A chunk that never comes back (another
@@ -14,8 +13,8 @@
 
 /**
  * Four of the decoder's 256 KiB chunks, or one or two converted ones (an ndjson chunk is ~2.5x a 256 KiB
- * csv batch; a chunk larger than a slab gets a buffer of its own). 2 MiB slabs kept more memory alive
- * than they saved on Node 20: +5 MiB of peak for csv.
+ * csv batch; a chunk larger than a slab gets a buffer of its own). Larger slabs are kept alive longer by
+ * one chunk still out (bench/README.md#memory).
  */
 export const SLAB_BYTES = 1024 * 1024;
 
@@ -100,8 +99,8 @@ export function releaseChunks(chunks: readonly Buffer[]): void {
 /**
  * Every slab given back is kept for reuse: a new one is made only when none is free, so the pool never
  * holds more than the most that were out at once (a 1 GB day cycles through 4 or 5, four downloads at
- * once through ~20). A dropped slab waits for a full collection (a WeakMap key): keeping only 2 cost
- * +25 MiB of peak on one download, keeping 8 cost +45 MiB at --concurrency 4 (bench/README.md).
+ * once through ~20). A dropped slab waits for a full collection (a WeakMap key), so dropping any raises the
+ * peak (bench/README.md#memory).
  */
 function recycle(slab: Slab): void {
   if (slab.out === 0) free.push(slab);

@@ -31,10 +31,11 @@ const EMPTY = Buffer.alloc(0);
 /**
  * The body's decoder for gzip or deflate. The fast path inflates into chunks of the chunk pool
  * (chunk-pool.ts), on the main thread: Node's zlib stream allocates a fresh buffer for each 256 KiB of
- * output, ~1 GB per GB of data, and V8 frees dead buffers late, so that garbage set the download's peak
- * memory. Its native handle takes the output buffer from its caller, as Node's own synchronous API uses
- * it. The one place the decoder is chosen: Node's zlib stream (inflate-plain.ts), which decodes the same
- * bytes, when the switch asks for it (fallbacks.ts) or where a Node version's zlib lacks that handle.
+ * output, and V8 frees dead buffers late, so that garbage set the download's peak memory
+ * (docs/internals.md#the-pooled-gzip-decoder). Its native handle takes the output buffer from its caller,
+ * as Node's own synchronous API uses it. The one place the decoder is chosen: Node's zlib stream
+ * (inflate-plain.ts), which decodes the same bytes, when the switch asks for it (fallbacks.ts) or where a
+ * Node version's zlib lacks that handle.
  */
 export function inflater(encoding: 'gzip' | 'deflate', zlib?: Gunzip | Inflate): Transform {
   if (plainFallbacks()) {

@@ -64,7 +64,8 @@ function columnTable(columns: readonly string[], framing: JsonFraming): Buffer {
 
 /**
  * The fast path: a WebAssembly loop converts a whole chunk, and only the lines it cannot prove right
- * (another field count, bytes to escape, non-ASCII) go to `fallback`, which is recordToJson.
+ * (another field count, bytes to escape, non-ASCII) go to `fallback`, which is recordToJson, far too slow
+ * alone for a large day (bench/README.md#line-ends-and-json-rows).
  */
 export class WasmJsonRows implements JsonRows {
   /** Without columns, keys depend on each line's field count: every line goes to the fallback. */

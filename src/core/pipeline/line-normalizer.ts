@@ -4,10 +4,10 @@ import { PlainLineNormalizer, PREFIX_LIMIT } from './line-normalizer-plain.js';
 import { LINE_NORMALIZER_WASM } from './wasm/line-normalizer-wasm.js';
 
 /**
- * Turns the service's line ends (CRLF, LF or bare CR) into LF, drops blank lines (empty, or spaces and
- * tabs only) and starts every line with a fixed prefix (the csv's `symbol` column); an unfinished last
- * line is carried to the next chunk. Two implementations give the same bytes and counts: WebAssembly with
- * SIMD (below) and plain JavaScript (line-normalizer-plain.ts).
+ * Turns the service's line ends (CRLF, LF or bare CR: docs/service.md#response-lines) into LF, drops blank
+ * lines (empty, or spaces and tabs only) and starts every line with a fixed prefix (the csv's `symbol`
+ * column); an unfinished last line is carried to the next chunk. Two implementations give the same bytes
+ * and counts: WebAssembly with SIMD (below) and plain JavaScript (line-normalizer-plain.ts).
  */
 export interface LineNormalizer {
   /** Complete lines written so far. */
@@ -70,8 +70,8 @@ let shared: NormalizerExports | undefined;
 
 /**
  * One instance for the process: its memory is scratch space for the length of one synchronous call, and
- * every normalizer keeps its own state in JavaScript. An instance per response cost ~0.2 ms and a grown
- * memory each: visible over hundreds of small requests.
+ * every normalizer keeps its own state in JavaScript: an instance per response costs a compile and a
+ * grown memory each, which hundreds of small requests would pay.
  */
 function instance(): NormalizerExports {
   shared ??= new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(LINE_NORMALIZER_WASM, 'base64')))
@@ -85,7 +85,8 @@ const PREFIX_AREA = PREFIX_LIMIT;
 
 /**
  * The fast path: the only per-byte work on the csv path, as a WebAssembly loop with SIMD
- * (wasm/line-normalizer.wat) that copies runs of 16 bytes without a line end at once.
+ * (wasm/line-normalizer.wat, docs/internals.md#the-webassembly-loops) that copies runs of 16 bytes
+ * without a line end at once.
  */
 export class WasmLineNormalizer implements LineNormalizer {
   /** Complete lines written so far. */

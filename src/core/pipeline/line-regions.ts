@@ -1,7 +1,7 @@
 /**
- * Positions in a buffer of service lines (CRLF, LF or bare CR ends, blank lines allowed; spec §1.3).
- * Only the few lines at the edges of a chunk are ever looked at here, so a large body costs O(chunks),
- * not O(lines) (shared/notes: per-line JavaScript costs ~2 s/GiB).
+ * Positions in a buffer of service lines (CRLF, LF or bare CR ends, blank lines allowed:
+ * docs/service.md#response-lines). Only the few lines at the edges of a chunk are ever looked at here, so a
+ * large body costs O(chunks), not O(lines): JavaScript per line would cost more than the download.
  */
 
 const LF = 10;

@@ -10,7 +10,7 @@ export interface OutputState {
   header: boolean;
   /** The csv columns fixed for the output before any response (record-shapes.ts outputColumns). */
   columns: readonly string[] | undefined;
-  /** --columns: the indices of `columns` written, in order (issue 13). */
+  /** --columns: the indices of `columns` written, in order. */
   pick?: readonly number[];
   /** Whether anything was written yet (after it, the header can no longer go first). */
   headerWritten: boolean;
@@ -33,7 +33,7 @@ export function writtenColumns(state: OutputState): readonly string[] | undefine
 
 /** Bytes that close an output after its last response: the JSON array's bracket, or a lone csv header. */
 export function closingBytes(state: OutputState): string {
-  // A zero-record csv still says what it would have held (issue 8).
+  // A zero-record csv still says what it would have held (docs/formats.md#csv).
   const header = writtenColumns(state);
   if (state.format === 'csv')
     return state.header && !state.headerWritten && header ? `${header.join(',')}\n` : '';
@@ -43,7 +43,10 @@ export function closingBytes(state: OutputState): string {
 
 const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
-/** One record as a JSON object: numbers keep their exact text, empty fields are null (spec §1.3). */
+/**
+ * One record as a JSON object: numbers keep their exact text, empty fields are null
+ * (docs/formats.md#json-typing).
+ */
 export function recordToJson(line: string, names: readonly string[] | undefined, shape: RecordShape): string {
   const fields = line.split(',');
   const keys = names && names.length === fields.length ? names : shape.header(fields.length, false);

@@ -5,7 +5,7 @@ import {
 } from '../time/timestamp-converter.js';
 
 /**
- * What the user asked to change in each row of csv, ndjson and json output (issue 13): timestamps as
+ * What the user asked to change in each row of csv, ndjson and json output: timestamps as
  * ISO 8601 with an offset (--utc, --tz), and the columns kept and their order (--columns). Raw output is
  * never rewritten. This is per-line JavaScript, so it runs only when asked.
  */

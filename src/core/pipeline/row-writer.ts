@@ -24,7 +24,8 @@ export interface RowWriterOptions {
 /**
  * The service's lines of one response in the output's format: raw as they came; csv with the output's
  * columns (a symbol column added, an empty open interest kept), its header once, line ends made LF;
- * ndjson and json as records. Counts the rows it writes.
+ * parquet as those csv lines without a header, for the Parquet sink to type (sink/parquet/); ndjson and
+ * json as records. Counts the rows it writes.
  */
 export class RowWriter {
   /** Rows written to the output. */
@@ -74,8 +75,9 @@ export class RowWriter {
       return count;
     }
     const before = this.normalizer.lines;
+    const csvLines = state.format === 'csv' || state.format === 'parquet';
     // csv goes on downstream; JSON is converted right here, from the normalizer's own memory
-    let out = state.format === 'csv' ? this.normalizer.push(lines) : this.normalizer.pushView(lines);
+    let out = csvLines ? this.normalizer.push(lines) : this.normalizer.pushView(lines);
     // a copy replaces csv's pooled chunk: give that back at once (chunk-pool.ts)
     const replace = (copy: Buffer) => {
       if (copy !== out) releaseChunk(out);
@@ -87,8 +89,9 @@ export class RowWriter {
     this.rows += count;
     if (this.suffix) replace(Buffer.from(out.toString('utf8').replaceAll('\n', `${this.suffix}\n`)));
     if (this.rewrite) replace(this.rewrite(out));
-    if (state.format === 'csv') {
-      if (state.header && !state.headerWritten && this.fieldNames) push(`${this.fieldNames.join(',')}\n`);
+    if (csvLines) {
+      if (state.format === 'csv' && state.header && !state.headerWritten && this.fieldNames)
+        push(`${this.fieldNames.join(',')}\n`);
       state.headerWritten = true;
       push(out);
       return count;

@@ -1,4 +1,4 @@
-import type { OutputFormat } from '../model/formats.js';
+import type { OutputFormat, ParquetCompression } from '../model/formats.js';
 import type { DownloadName } from '../model/options.js';
 import type { PlannedRequest } from './planned-request.js';
 
@@ -14,6 +14,8 @@ export interface Job {
 /** How a job's outputs are written and its requests sent, every default applied (model/defaults.ts). */
 export interface RunSettings {
   format: OutputFormat;
+  /** How Parquet pages are compressed: set for the parquet format only. */
+  compression?: ParquetCompression;
   /** The csv header row. */
   header: boolean;
   force: boolean;

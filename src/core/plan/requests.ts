@@ -54,7 +54,7 @@ export interface QueryDates {
 /** A query's parameters without its dates, which the plan reads per symbol (PlanContext.datesOf). */
 type Undated<P> = Omit<P, 'start' | 'end' | 'date'>;
 
-/** Query budget per request (spec §1.1). */
+/** Query budget per request (docs/service.md#requests). */
 export const MAX_QUERY_BYTES = 2000;
 
 const DAY_MS = 86_400_000;
@@ -69,12 +69,15 @@ export function windowLabels(window: Partial<Window>): { start?: string; end?: s
   return { ...(start ? { start: label(start) } : {}), ...(lastDay ? { end: label(lastDay) } : {}) };
 }
 
-/** True when a window reaches past the data cut-off: now on the market's wall clock (issue 8). */
+/**
+ * True when a window reaches past the data cut-off: now on the market's wall clock
+ * (docs/completeness.md#provisional-windows).
+ */
 function isProvisional(window: SeriesWindow, zone: string, ctx: PlanContext): boolean {
   if (!window.end) return true;
   // No zone's clock is more than 12 h behind UTC (offsets run from -12:00 to +14:00): an end older than
   // that is past everywhere, and the zone's formatter, whose first use costs ~100 ms of ICU loading
-  // (start-up, issue 9), is not needed.
+  // (bench/README.md#start-up), is not needed.
   if (window.end.getTime() <= ctx.now.getTime() - ANY_ZONE_BEHIND_MS) return false;
   return window.end.getTime() > wallClockIn(zone, ctx.now).getTime();
 }

@@ -5,6 +5,7 @@
  */
 import { type Config, maxRowsOf, requireConfig } from '../model/config.js';
 import { DEFAULTS } from '../model/defaults.js';
+import { DEFAULT_PARQUET_COMPRESSION, formatOfName } from '../model/formats.js';
 import type { DateInput, DownloadName, DownloadOptions } from '../model/options.js';
 import { addDays, parseDateInput, todayIn, type WallTime } from '../time/dates.js';
 import { DOWNLOAD_COMMANDS, type DownloadCommand } from './commands.js';
@@ -13,7 +14,7 @@ import type { NameOf } from './names.js';
 import { assignOutputs, outputKey, outputTargetOf } from './outputs.js';
 import type { PlannedRequest } from './planned-request.js';
 import type { PlanContext, QueryDates } from './requests.js';
-import { checkColumns, checkOptions, checkRange } from './rules.js';
+import { checkColumns, checkOptions, checkRange, checkTypedOutputs } from './rules.js';
 import { shardOf } from './windows.js';
 import { serviceZone } from './zones.js';
 
@@ -32,7 +33,10 @@ export function resolve<N extends DownloadName>(
 ): Job {
   const command = DOWNLOAD_COMMANDS[name] as DownloadCommand<N>;
   const { names, config, now } = ctx;
-  const format = options.format ?? command.defaultFormat(options);
+  const format =
+    options.format ??
+    (options.output === undefined ? undefined : formatOfName(options.output)) ??
+    command.defaultFormat(options);
   checkOptions(options, { command: name, series: command.series, params: command.params, format, names });
   command.check(options, names);
   // usage errors (exit 2) come before configuration errors (exit 3)
@@ -58,6 +62,7 @@ export function resolve<N extends DownloadName>(
   const target = outputTargetOf(options.output, options.gzip ?? false);
   const all = assignOutputs(command.plan(options, symbols, planContext), target, format, names);
   if (options.columns) checkColumns(all, options.columns, names);
+  if (format === 'parquet') checkTypedOutputs(all, names);
   const warnings: string[] = [];
   let requests: PlannedRequest[] = all;
   if (options.shard) {
@@ -71,6 +76,7 @@ export function resolve<N extends DownloadName>(
   }
   const settings: RunSettings = {
     format,
+    ...(format === 'parquet' ? { compression: options.compression ?? DEFAULT_PARQUET_COMPRESSION } : {}),
     header: options.header ?? true,
     force: options.force ?? false,
     skipExisting: options.skipExisting ?? false,

@@ -4,7 +4,7 @@
  */
 import { LIMITS } from '../model/defaults.js';
 import { usageError } from '../model/errors.js';
-import type { OutputFormat } from '../model/formats.js';
+import { formatOfName, OUTPUT_FORMATS, type OutputFormat, PARQUET_COMPRESSIONS } from '../model/formats.js';
 import type { DownloadName, DownloadOptions, ExtraParams } from '../model/options.js';
 import { optionKey, type ParamSpec } from '../model/params.js';
 import { columnsOfOutput } from '../model/record-shapes.js';
@@ -43,6 +43,7 @@ export function checkOptions(options: DownloadOptions, ctx: RuleContext): void {
   }
   if (options.windowMs !== undefined) checkWindow(options.windowMs, ctx);
   if (options.update) checkUpdate(options, ctx);
+  checkFormat(options, ctx.format, n);
   checkRewrites(options, ctx.format, n);
   if (options.extra) checkExtra(options.extra, ctx);
 }
@@ -159,6 +160,44 @@ function checkUpdate(options: DownloadOptions, ctx: RuleContext): void {
     );
   if (options.force || options.skipExisting)
     throw usageError(`${n('update')} excludes ${n('force')} and ${n('skipExisting')}`);
+}
+
+/**
+ * The format against the output: a known one; --compression only with parquet, which compresses its own
+ * pages and so takes no gzip on top; a `.parquet` file name holds parquet (a csv under that name would
+ * mislead every reader that trusts it).
+ */
+function checkFormat(options: DownloadOptions, format: OutputFormat, n: NameOf): void {
+  if (!OUTPUT_FORMATS.includes(format))
+    throw usageError(`${n('format')} '${String(format)}': use one of ${OUTPUT_FORMATS.join(', ')}`);
+  const { compression, output } = options;
+  if (compression !== undefined && !PARQUET_COMPRESSIONS.includes(compression))
+    throw usageError(
+      `${n('compression')} '${String(compression)}': use one of ${PARQUET_COMPRESSIONS.join(', ')}`,
+    );
+  if (compression !== undefined && format !== 'parquet')
+    throw usageError(`${n('compression')} applies to ${n('format')} parquet, not ${format}`);
+  if (output !== undefined && formatOfName(output) === 'parquet' && format !== 'parquet')
+    throw usageError(
+      `${n('output')} ${output} names a Parquet file: drop ${n('format')} ${format}, or rename it`,
+    );
+  if (format === 'parquet' && (options.gzip || (output !== undefined && /\.gz$/i.test(output))))
+    throw usageError(
+      `${n('format')} parquet compresses its own pages (${n('compression')}): drop ${n('gzip')} or the .gz`,
+    );
+}
+
+/**
+ * A typed output needs the records' columns: each output of the job must have them (futopts with its
+ * JSON passes the service's document through, and has none).
+ */
+export function checkTypedOutputs(requests: readonly PlannedRequest[], names: NameOf): void {
+  for (const request of requests) {
+    if (!columnsOfOutput([request]))
+      throw usageError(
+        `${names('format')} parquet needs records with columns: ${request.command} ${names('json')} passes the service's JSON through; use ${names('format')} json or raw`,
+      );
+  }
 }
 
 /** Zones and columns rewrite records: they need valid names, and a format that is not the service's bytes. */

@@ -4,7 +4,7 @@ import { addDays, type WallTime } from '../time/dates.js';
 /**
  * A time-series request (ticks, minutes, EOD): the window it asks for and what a continuation needs.
  * Rows are grouped by their time key at the resolution the service takes in `start`/`end`, so a
- * continuation can restart exactly at a key (issue 8: every row the service holds, or a clear failure).
+ * continuation can restart exactly at a key (docs/completeness.md#continuations).
  */
 export interface SeriesRequest {
   /** [start, end) in market wall-clock time; an open side is undefined. */
@@ -59,7 +59,7 @@ export function afterKey(key: string, resolution: Resolution): WallTime {
 }
 
 /**
- * The index of the time field in a service line of `fieldCount` fields (wire-formats §2): ticks and
+ * The index of the time field in a service line of `fieldCount` fields (docs/service.md#endpoints): ticks and
  * plain minutes lead with it; a contract column (nearby, `ROOT*n`) or EOD's symbol comes first.
  */
 export function timeFieldIndex(kind: RecordKind, fieldCount: number): number {

@@ -1,6 +1,6 @@
 import { usageError } from '../model/errors.js';
 
-/** The placeholders an output path may hold (cli.md -o). */
+/** The placeholders an output path may hold (docs/cli.md#outputs). */
 export const TEMPLATE_KEYS = ['symbol', 'date', 'start', 'end', 'command', 'ext'] as const;
 export type TemplateVars = Partial<Record<(typeof TEMPLATE_KEYS)[number], string>>;
 

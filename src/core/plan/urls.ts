@@ -22,7 +22,7 @@ export type EodParams = ParamsOf<typeof eodParams>;
 export type EventsParams = ParamsOf<typeof eventsParams>;
 export type FuturesOptionsParams = ParamsOf<typeof futuresOptionsParams>;
 
-/** The ten historical pages of service.md §4.1. */
+/** The ten historical pages (docs/service.md#endpoints). */
 export const PAGES = {
   ticks: 'queryticks.ashx',
   minutes: 'queryminutes.ashx',
@@ -37,7 +37,10 @@ export const PAGES = {
 } as const;
 export type Page = (typeof PAGES)[keyof typeof PAGES];
 
-/** Percent-encodes a query value; also `*!'()`, which encodeURIComponent leaves raw (spec §1.1). */
+/**
+ * Percent-encodes a query value; also `*!'()`, which encodeURIComponent leaves raw
+ * (docs/service.md#requests).
+ */
 export function encodeQueryValue(value: string): string {
   return encodeURIComponent(value).replace(
     /[*!'()]/g,
@@ -45,10 +48,13 @@ export function encodeQueryValue(value: string): string {
   );
 }
 
-/** A query value; a list goes out as encoded items joined by raw commas (spec §1.1 accepts both forms). */
+/** A query value; a list goes out as encoded items joined by raw commas (the service takes both forms). */
 export type QueryValue = string | readonly string[] | undefined;
 
-/** base + '/' (only if the base lacks one) + page + '?' + query (spec: request URL). Unset values are omitted. */
+/**
+ * base + '/' (only if the base lacks one) + page + '?' + query (docs/service.md#hosts). Unset values are
+ * omitted.
+ */
 export function buildUrl(base: string, page: string, query: readonly (readonly [string, QueryValue])[]): URL {
   const pairs = query
     .filter(([, value]) => value !== undefined && value !== '' && value.length > 0)
@@ -99,7 +105,7 @@ function build(
   return buildUrl(base, page, [...credentials(config), ...head, ...queryFromSpecs(specs, values), ...extra]);
 }
 
-/** Ticks always send `order` (default asc): unset, the service does not guarantee an order (spec §1.6). */
+/** Ticks always send `order` (default asc): unset, the service does not guarantee an order. */
 export function buildTicksUrl(
   config: Config,
   symbol: string,
@@ -118,12 +124,12 @@ function minutesLike(page: Page) {
 }
 /** queryminutes.ashx */
 export const buildMinutesUrl = minutesLike(PAGES.minutes);
-/** querynearbyminutes.ashx: only the symbol's root counts (spec §2.3). */
+/** querynearbyminutes.ashx: only the symbol's root counts (docs/service.md#nearby-minute-bars). */
 export const buildNearbyMinutesUrl = minutesLike(PAGES.nearbyMinutes);
 /** queryformtminutes.ashx */
 export const buildFormTMinutesUrl = minutesLike(PAGES.formTMinutes);
 
-/** The `data` value: period plus an optional nearest/continue suffix (spec §2.5); unset when all are defaults. */
+/** The `data` value: period plus an optional nearest/continue suffix; unset when all are defaults. */
 export function eodDataValue(params: EodParams): string | undefined {
   const suffix = params.nearest ? 'nearest' : params.continue ? 'continue' : '';
   if (!params.period && !suffix) return undefined;
@@ -151,7 +157,7 @@ function buildListUrl(
   return build(historical(config), page, config, [['symbols', symbols]], specs, params, extra);
 }
 
-/** queryevents.ashx: `symbols` is plural, a comma list (spec §2.6). */
+/** queryevents.ashx: `symbols` is plural, a comma list (docs/service.md#events). */
 export function buildEventsUrl(
   config: Config,
   symbols: readonly string[],
@@ -196,12 +202,12 @@ export const buildFuturesOptionsUrl = futuresOptions(PAGES.futuresOptions);
 /** futuresoptions/json on the futures-options base. */
 export const buildFuturesOptionsJsonUrl = futuresOptions(PAGES.futuresOptionsJson);
 
-/** {extras}/<name>.php: no credentials are sent to this host (spec §2.9). */
+/** {extras}/<name>.php: no credentials are sent to this host (docs/service.md#exchanges-list). */
 export function buildExchangesUrl(config: Config): URL {
   return buildUrl(config.extrasUrl ?? '', `${encodeQueryValue(config.exchangesPath ?? '')}.php`, []);
 }
 
-/** {instruments}/<id>-instruments.json, the id percent-encoded (spec §2.10). */
+/** {instruments}/<id>-instruments.json, the id percent-encoded (docs/service.md#instruments-files). */
 export function buildInstrumentsUrl(config: Config, exchangeId: string): URL {
   return buildUrl(config.instrumentsUrl ?? '', `${encodeQueryValue(exchangeId)}-instruments.json`, []);
 }

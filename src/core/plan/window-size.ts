@@ -1,16 +1,16 @@
 import { isEquitySymbol } from '../time/dates.js';
 
 /**
- * How long the windows of a long range are (issue 8): as many days as keep a window's expected rows under
- * a target, from the market's session length and the bar interval, not a fixed number of days. The target
- * stays under any cap the run knows (--max-rows), else under the legacy 14,000 rows a version of the
- * service advertised (wire-formats §1.6), so a window is rarely cut and continuations stay the exception.
+ * How long the windows of a long range are (docs/completeness.md#windows): as many days as keep a window's
+ * expected rows under a target, from the market's session length and the bar interval, not a fixed number of
+ * days. The target stays under any cap the run knows (--max-rows), else under the legacy 14,000 rows a
+ * version of the service advertised, so a window is rarely cut and continuations stay the exception.
  */
 export const DEFAULT_WINDOW_ROWS = 10_000;
 
 const DAY_MS = 86_400_000;
 
-/** Minutes a market trades in a calendar day, at most (emulator help and wire-formats §1.2). */
+/** Minutes a market trades in a calendar day, at most (the sessions of docs/completeness.md#windows). */
 export function sessionMinutes(symbol: string, variant: 'minutes' | 'nearby' | 'form-t' = 'minutes'): number {
   if (variant === 'form-t') return 16 * 60; // 04:00-20:00 ET
   if (isEquitySymbol(symbol)) return 390; // 09:30-16:00 ET

@@ -9,9 +9,9 @@ export interface Window {
 }
 
 /**
- * The range a ticks or minutes request covers when dates are left out (spec §1.2): no start → the
- * beginning of end's day (the day before when end is a midnight, end being exclusive); no end → the end of
- * start's day; neither → today.
+ * The range a ticks or minutes request covers when dates are left out
+ * (docs/service.md#dates-times-and-time-zones): no start → the beginning of end's day (the day before when
+ * end is a midnight, end being exclusive); no end → the end of start's day; neither → today.
  */
 export function resolveDayRange(
   start: WallTime | undefined,
@@ -28,7 +28,7 @@ export function resolveDayRange(
   return { start: day, end: addDays(day, 1) };
 }
 
-/** Splits a range at midnights into calendar-day windows (the service confines ticks to one day, §2.1). */
+/** Splits a range at midnights into calendar-day windows (the service confines ticks to one day). */
 export function planDayWindows(range: Window): Window[] {
   return planWindows(range, DAY_MS);
 }
@@ -55,8 +55,9 @@ export function planWindows(range: Window, sizeMs: number): Window[] {
 }
 
 /**
- * Groups items into as few lists as keep each query under `maxBytes` (spec §1.1: such servers cap the
- * query at 2,048 characters; we stay under 2,000). `cost` is an item's encoded length plus its comma.
+ * Groups items into as few lists as keep each query under `maxBytes` (such servers cap the query at 2,048
+ * characters; we stay under 2,000: docs/service.md#requests). `cost` is an item's encoded length plus its
+ * comma.
  */
 export function splitByLength<T>(items: readonly T[], cost: (item: T) => number, maxBytes: number): T[][] {
   const lists: T[][] = [];

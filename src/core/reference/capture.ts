@@ -4,7 +4,10 @@ import type { InstrumentEntry } from './instrument-stream.js';
 import { streamJsonObjects } from './json-values.js';
 import { isJsonObject, type JsonObject, type JsonValue, numberText } from './lossless-json.js';
 
-/** The kind of a captured feed message: the single key of its envelope (wire-formats §3.4). */
+/**
+ * The kind of a captured feed message: the single key of its envelope
+ * (docs/service.md#streaming-metadata-and-captures).
+ */
 export type CaptureKind = 'instrumentResponse' | 'instrumentDefinition' | 'other';
 
 /** One message of a capture file: 1-based position, kind, and the object inside the envelope. */
@@ -25,7 +28,7 @@ export interface CaptureGroup {
   embedded: boolean;
 }
 
-/** The outcome of a capture that passed every check of wire-formats §3.4. */
+/** The outcome of a capture that passed every check of the count rule. */
 export interface CaptureReport {
   groups: CaptureGroup[];
   /** Definitions to write: embedded and following ones, minus those a later one in its group replaced. */
@@ -86,7 +89,7 @@ function checkStatus(response: JsonObject, label: string): void {
   if (result === 'SUCCESS') return;
   const message = isJsonObject(status) ? status['message'] : undefined;
   const detail = typeof message === 'string' && message !== '' ? `: ${message}` : '';
-  // A missing result is the enum default, which is not SUCCESS (wire-formats §3.4).
+  // A missing result is the enum default, which is not SUCCESS.
   const verdict = result === undefined ? 'without a status result' : `with status ${result}`;
   throw new MdgetError('MDGET_SERVICE', `capture: ${label} answered ${verdict}${detail}`);
 }
@@ -108,7 +111,10 @@ interface OpenGroup {
 }
 
 // Memory holds the marketIds of one group (to find repeats), never the definitions themselves.
-/** Checks a whole capture per wire-formats §3.4, or throws MDGET_SERVICE naming exchange, expected and actual. */
+/**
+ * Checks a whole capture (docs/service.md#streaming-metadata-and-captures), or throws MDGET_SERVICE naming
+ * exchange, expected and actual.
+ */
 export async function checkCapture(
   messages: AsyncIterable<CaptureMessage>,
   options: CaptureOptions = {},

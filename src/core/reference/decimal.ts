@@ -17,7 +17,7 @@ function withPoint(scaled: bigint, scale: number): string {
   return (negative ? '-' : '') + whole + (fraction === '' ? '' : `.${fraction}`);
 }
 
-// BigInt, because strikes are 64-bit (wire-formats §3.2) and a double would round them.
+// BigInt, because strikes are 64-bit (docs/service.md#instrument-fields) and a double would round them.
 /** Exact `numerator / denominator` as decimal text (`"47000"/"100"` → `"470"`); undefined if malformed or 0. */
 export function divideDecimal(numerator: string, denominator: string): string | undefined {
   const parts = DECIMAL.exec(numerator.trim());

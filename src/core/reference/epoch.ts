@@ -14,7 +14,7 @@ function isoOfMs(ms: number): string | undefined {
 
 const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value));
 
-// Date and toISOString cost a microsecond a call, and an instruments file has four dates an entry (issue 9).
+// Date and toISOString cost a microsecond a call, and an instruments file has four dates an entry.
 /** `YYYY-MM-DD` of a day count since 1970-01-01 (proleptic Gregorian, H. Hinnant's civil_from_days); undefined outside years 1000-9999. */
 function isoDateOfDays(days: number): string | undefined {
   const shifted = days + 719_468;
@@ -37,7 +37,7 @@ function isoDateOfDays(days: number): string | undefined {
   return `${year}-${twoDigits(month)}-${twoDigits(day)}`;
 }
 
-/** The UTC calendar date (`YYYY-MM-DD`) of epoch milliseconds written as text (wire-formats §3.2). */
+/** The UTC calendar date (`YYYY-MM-DD`) of epoch milliseconds written as text. */
 export function epochMsToIsoDate(ms: string): string | undefined {
   if (MS_DIGITS.test(ms)) {
     const date = isoDateOfDays(Math.floor(Number(ms) / MS_PER_DAY));

@@ -6,7 +6,8 @@ export type ExchangesFormat = 'table' | 'csv' | 'json' | 'ndjson';
 
 type Cell = (exchange: Exchange) => string | number | boolean | string[] | undefined;
 
-// CSV columns carry the wire names of wire-formats §2.9, so a header reads like the XML it came from.
+// CSV columns carry the wire names (docs/service.md#exchanges-list), so a header reads like the XML it came
+// from.
 const CSV_COLUMNS: readonly [string, Cell][] = [
   ['id', (e) => e.id],
   ['feedcode', (e) => e.feedcode],

@@ -1,7 +1,10 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { MdgetError } from '../model/errors.js';
 
-/** One `exchange` element of the exchanges list (wire-formats §2.9), typed; absent or unparsable = undefined. */
+/**
+ * One `exchange` element of the exchanges list (docs/service.md#exchanges-list), typed; absent or unparsable
+ * = undefined.
+ */
 export interface Exchange {
   id: string;
   feedcode?: string;
@@ -11,7 +14,7 @@ export interface Exchange {
   snapshotFrequency?: number;
   codes?: string[];
   feeWaiver?: boolean;
-  /** `yes`, `no` or `eod` (free end-of-day data only): not a boolean (wire-formats §5). */
+  /** `yes`, `no` or `eod` (free end-of-day data only): not a boolean. */
   freeDelayed?: string;
   timezoneLocal?: string;
   timezoneFeed?: string;
@@ -44,7 +47,7 @@ const ATTRIBUTE_PREFIX = '@_';
 
 /**
  * The canonical attribute a name stands for. Real lists name the feed code `<prefix>code` (the feed's
- * brand followed by `code`, wire-formats §5), and prefix `timezone_feed` likewise.
+ * brand followed by `code`: docs/service.md#exchanges-list), and prefix `timezone_feed` likewise.
  */
 function canonicalName(name: string): string | undefined {
   const lower = name.toLowerCase();
@@ -138,7 +141,7 @@ const BOMS: readonly [number[], string][] = [
   [[0xfe, 0xff], 'utf-16be'],
 ];
 
-// Sibling documents on that host declare ISO-8859-1 (wire-formats §2.9). Labels follow the WHATWG table,
+// Sibling documents on that host declare ISO-8859-1. Labels follow the WHATWG table,
 // so ISO-8859-1 decodes as windows-1252, as browsers do: real files mean that when they use 0x80-0x9F.
 /** The text of XML bytes, decoded per byte-order mark, else the prolog's encoding, else UTF-8. */
 export function decodeXml(bytes: Uint8Array): string {
@@ -206,7 +209,10 @@ function designated(list: readonly Exchange[], text: string): Exchange[] {
 
 const MAX_CANDIDATES = 20;
 
-/** The one exchange `text` designates (service.md §4.4), or MDGET_USAGE naming the candidates on one line. */
+/**
+ * The one exchange `text` designates (docs/cli.md#mdget-instruments-exchange), or MDGET_USAGE naming the candidates on one
+ * line.
+ */
 export function resolveExchange(list: readonly Exchange[], text: string): Exchange {
   const matches = designated(list, text);
   const [only] = matches;

@@ -1,4 +1,10 @@
-import { type BodySource, type OpenDeps, openBody } from '../http/open-body.js';
+import {
+  type BodySource,
+  conditionalHeaders,
+  type OpenDeps,
+  openBody,
+  type Validators,
+} from '../http/open-body.js';
 import { guarded, type ReadBody, readBody } from '../http/read-body.js';
 import { type Config, requireConfig } from '../model/config.js';
 import { isMdgetError, MdgetError } from '../model/errors.js';
@@ -11,13 +17,27 @@ import { type InstrumentEntry, parseInstrumentArray } from './instrument-stream.
 import type { FetchedExchanges, ReferenceDeps } from './options.js';
 
 /**
- * Fetches and parses the exchanges list (wire-formats §2.9) through the path every response takes (issue
- * 11): openBody, readBody (decoded, no HTML page), then the parser. No credentials go to the extras host.
+ * Fetches and parses the exchanges list (docs/service.md#exchanges-list) through the path every response
+ * takes: openBody, readBody (decoded, no HTML page), then the parser. No credentials go to the extras host.
  */
 export async function fetchExchanges(config: Config, deps: ReferenceDeps): Promise<FetchedExchanges> {
+  const fetched = await exchangesIfChanged(config, deps, {});
+  if (fetched === 'not-modified')
+    throw new MdgetError('MDGET_HTTP', 'the exchanges list: 304 to a plain request');
+  return fetched;
+}
+
+/** The exchanges list, unless it is still the version `since` names (a 304): then 'not-modified'. */
+export async function exchangesIfChanged(
+  config: Config,
+  deps: ReferenceDeps,
+  since: Validators,
+): Promise<FetchedExchanges | 'not-modified'> {
   requireConfig(config, ['extras']);
   const url = buildExchangesUrl(config);
-  const body = readBody(await openBody(url, openerOf(deps), 'xml'), 'xml', url, deps.secrets);
+  const source = await openBody(url, openerOf(deps), 'xml', { headers: conditionalHeaders(since) });
+  if (source.notModified) return 'not-modified';
+  const body = readBody(source, 'xml', url, deps.secrets);
   // The list is a few KiB of attributes: held whole, it is parsed once and its prolog's encoding honoured.
   const chunks: Buffer[] = [];
   try {
@@ -27,7 +47,7 @@ export async function fetchExchanges(config: Config, deps: ReferenceDeps): Promi
     throw body.errorFor(error);
   }
   const xml = Buffer.concat(chunks);
-  return { exchanges: parseExchangesXml(xml), xml };
+  return { exchanges: parseExchangesXml(xml), xml, validators: source.validators ?? {} };
 }
 
 /** The entries of an exchange's instruments file as they arrive, and `done` to call however reading ends. */
@@ -35,22 +55,37 @@ export interface InstrumentsDownload {
   entries: AsyncGenerator<InstrumentEntry>;
   /** Stops the body if it is still running and tells progress the download ended. */
   done(): void;
+  /** The file's version, for a later conditional request. */
+  validators: Validators;
 }
 
 /**
- * Opens `<id>-instruments.json` (wire-formats §2.10) the way every response is opened and streams its
- * entries; a 4xx is MDGET_SERVICE naming the exchange and the status. Failures of the socket, zlib or the
- * abort signal come out of `entries` as MdgetErrors naming the (redacted) URL.
+ * Opens `<id>-instruments.json` (docs/service.md#instruments-files) the way every response is opened and
+ * streams its entries; a 4xx is MDGET_SERVICE naming the exchange and the status. Failures of the socket,
+ * zlib or the abort signal come out of `entries` as MdgetErrors naming the (redacted) URL.
  */
 export async function downloadInstruments(
   config: Config,
   exchange: Exchange,
   deps: ReferenceDeps,
 ): Promise<InstrumentsDownload> {
+  const download = await instrumentsIfChanged(config, exchange, deps, {});
+  if (download === 'not-modified') throw new MdgetError('MDGET_HTTP', 'instruments: 304 to a plain request');
+  return download;
+}
+
+/** As downloadInstruments, unless the file is still the version `since` names: then 'not-modified'. */
+export async function instrumentsIfChanged(
+  config: Config,
+  exchange: Exchange,
+  deps: ReferenceDeps,
+  since: Validators,
+): Promise<InstrumentsDownload | 'not-modified'> {
   const url = buildInstrumentsUrl(config, exchange.id);
   let source: BodySource;
   try {
-    source = await openBody(url, openerOf(deps), 'json');
+    source = await openBody(url, openerOf(deps), 'json', { headers: conditionalHeaders(since) });
+    if (source.notModified) return 'not-modified';
   } catch (error) {
     if (isMdgetError(error) && error.code === 'MDGET_SERVICE') throw refusal(error, exchange, deps.secrets);
     throw error;
@@ -63,6 +98,7 @@ export async function downloadInstruments(
       body.stream.destroy();
       progress?.done();
     },
+    validators: source.validators ?? {},
   };
 }
 
@@ -79,8 +115,8 @@ function openerOf(deps: ReferenceDeps): OpenDeps {
 export const exchangeLabel = (exchange: Exchange): string =>
   exchange.description ? `exchange ${exchange.id} (${exchange.description})` : `exchange ${exchange.id}`;
 
-// 404 is how a static host says "no such file" (wire-formats §2.10): name the exchange it was for. The
-// body's first line is kept only when it is plain text: an error body may come gzipped.
+// 404 is how a static host says "no such file" (docs/service.md#instruments-files): name the exchange it was
+// for. The body's first line is kept only when it is plain text: an error body may come gzipped.
 /** The 4xx of an instruments file as a one-line MDGET_SERVICE naming the exchange, status and URL. */
 function refusal(
   error: MdgetError,

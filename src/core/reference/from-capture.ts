@@ -16,10 +16,10 @@ import {
 import { checkOutput, writeEntries } from './output.js';
 
 /**
- * `mdget instruments --from-capture`: the same tables from captured streaming metadata. The whole capture
- * is checked first (wire-formats §3.4: SUCCESS, numberOfDefinitions); a bad one is MDGET_SERVICE naming
- * exchange, expected and actual counts, and nothing is written. A stream is spooled to a temporary file,
- * since the check reads the capture twice with flat memory; the file is removed afterwards.
+ * `mdget instruments --from-capture`: the same tables from captured streaming metadata. The whole capture is
+ * checked first (SUCCESS, numberOfDefinitions: docs/service.md#streaming-metadata-and-captures); a bad one is
+ * MDGET_SERVICE naming exchange, expected and actual counts, and nothing is written. A stream is spooled to a
+ * temporary file, since the check reads the capture twice with flat memory; the file is removed afterwards.
  */
 export async function runCapture(options: CaptureRunOptions, deps: OutputDeps): Promise<ReferenceResult> {
   checkTablesOptions(options, deps.names);

@@ -1,6 +1,6 @@
 /**
- * Lossless JSON values (wire-formats §3.1): 64-bit ids may arrive as bare numbers above 2^53 and 32-bit
- * floats as written artifacts (`0.0099999998`), so a JSON number is a plain `number` only when
+ * Lossless JSON values (docs/service.md#json-conventions): 64-bit ids may arrive as bare numbers above 2^53
+ * and 32-bit floats as written artifacts (`0.0099999998`), so a JSON number is a plain `number` only when
  * `String(number)` gives back its exact source text; any other number is a `RawNumber` holding the text.
  * Either way `stringifyLossless` writes every number byte for byte as it was read.
  */

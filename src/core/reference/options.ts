@@ -1,4 +1,6 @@
+import type { Validators } from '../http/open-body.js';
 import { usageError } from '../model/errors.js';
+import { formatOfName, PARQUET_COMPRESSIONS, type ParquetCompression } from '../model/formats.js';
 import { type NameOf, optionNames } from '../plan/names.js';
 import { checkOutputPath } from '../plan/templates.js';
 import type { ProgressEvent } from '../run/run-types.js';
@@ -12,8 +14,8 @@ import type { TableStreamFormat } from './table-writers.js';
 /** Output formats of `exchanges`: the typed list rendered, or `xml`, the service's (decoded) bytes unchanged. */
 export type ExchangesOutputFormat = ExchangesFormat | 'xml';
 
-/** Output formats of `instruments`: the profile tables as a stream, or a SQLite database file. */
-export type InstrumentsFormat = TableStreamFormat | 'sqlite';
+/** Output formats of `instruments`: the profile tables as a stream, a SQLite database file, or Parquet. */
+export type InstrumentsFormat = TableStreamFormat | 'sqlite' | 'parquet';
 
 /** Where a reference command writes: a file written atomically (absent: the run's stream); `force` overwrites. */
 export interface OutputOptions {
@@ -27,10 +29,12 @@ export interface ExchangesOptions extends OutputOptions {
   find?: string;
 }
 
-/** How profile tables are written: `table` picks the one table `csv` writes (default `instruments`). */
+/** How profile tables are written: `table` picks the one table `csv` or `parquet` writes (default `instruments`). */
 export interface TablesOptions extends OutputOptions {
   format: InstrumentsFormat;
   table?: ProfileTable;
+  /** How `parquet` compresses its pages (default zstd). */
+  compression?: ParquetCompression;
 }
 
 /** Options of `runInstruments`: the exchange by id or description (it must designate exactly one). */
@@ -68,6 +72,8 @@ export interface ReferenceRunDeps extends ReferenceDeps, OutputDeps {}
 export interface FetchedExchanges {
   exchanges: Exchange[];
   xml: Buffer;
+  /** The list's version, for a later conditional request. */
+  validators?: Validators;
 }
 
 /** The outcome of a reference command: rows written (instruments or exchanges) and where. */
@@ -97,16 +103,36 @@ export function checkTablesOptions(options: TablesOptions, names: NameOf = optio
       `${names('format')} sqlite needs ${names('output')} <file>: a database cannot be written to a stream`,
     );
   }
-  if (options.table !== undefined && options.format !== 'csv') {
+  if (options.table !== undefined && options.format !== 'csv' && options.format !== 'parquet') {
     throw usageError(
-      `${names('table')} applies to ${names('format')} csv only (${options.format} carries every table); drop it or use ${names('format')} csv`,
+      `${names('table')} applies to ${names('format')} csv and parquet only (${options.format} carries every table); drop it or use ${names('format')} csv`,
     );
   }
+  const { compression } = options;
+  if (compression !== undefined && !PARQUET_COMPRESSIONS.includes(compression))
+    throw usageError(
+      `${names('compression')} '${String(compression)}': use one of ${PARQUET_COMPRESSIONS.join(', ')}`,
+    );
+  if (compression !== undefined && options.format !== 'parquet')
+    throw usageError(`${names('compression')} applies to ${names('format')} parquet, not ${options.format}`);
+  if (
+    options.output !== undefined &&
+    formatOfName(options.output) === 'parquet' &&
+    options.format !== 'parquet'
+  )
+    throw usageError(
+      `${names('output')} ${options.output} names a Parquet file: drop ${names('format')} ${options.format}, or rename it`,
+    );
 }
 
 /** Throws MDGET_USAGE for a malformed `-o`, or `find` with `xml`, whose bytes go out unchanged and unfiltered. */
 export function checkExchangesOptions(options: ExchangesOptions, names: NameOf = optionNames): void {
   if (options.output !== undefined) checkOutputPath(options.output, names('output'));
+  // a list of a few dozen rows has no Parquet form: a csv under that name would mislead its readers
+  if (options.output !== undefined && formatOfName(options.output) === 'parquet')
+    throw usageError(
+      `${names('output')} ${options.output}: exchanges writes csv, json, ndjson or xml, not Parquet; rename it`,
+    );
   if (options.find !== undefined && options.format === 'xml') {
     throw usageError(
       `${names('find')} cannot filter ${names('format')} xml (the service bytes pass through): use csv, json or ndjson`,

@@ -17,9 +17,9 @@ export interface CheckedOutput {
 }
 
 /**
- * Checks `-o` before any request, as a download does (issue 10): a directory is refused, an existing file
- * unless `force` (exit 6), a new file's directory is created; a special file is written directly, which a
- * SQLite database, built beside its target and renamed, cannot be (exit 2).
+ * Checks `-o` before any request, as a download does (docs/cli.md#outputs): a directory is refused, an
+ * existing file unless `force` (exit 6), a new file's directory is created; a special file is written
+ * directly, which a SQLite database, built beside its target and renamed, cannot be (exit 2).
  */
 export async function checkOutput(
   options: { output?: string; force: boolean },
@@ -73,7 +73,7 @@ export async function writeEntries(
   deps: OutputDeps,
 ): Promise<ReferenceResult> {
   if (options.format === 'sqlite') {
-    // Loaded here: importing the library must not load a native addon (STYLE §3).
+    // Loaded here: importing the library must not load a native addon.
     const { writeSqlite } = await import('./sqlite-writer.js');
     // a database is a file (checkTablesOptions refused a stream)
     const path = target.output.kind === 'file' ? target.output.path : '';
@@ -82,11 +82,12 @@ export async function writeEntries(
     });
     return { written: counts.instruments, output: path, stdoutClosed: false, sqlite: counts };
   }
-  const format = options.format;
-  const table = options.table;
-  const result = await writeOutput(target, deps, (out) =>
-    writeTables(format, entries, out, table === undefined ? {} : { table }),
-  );
+  const { format, table, compression } = options;
+  const result = await writeOutput(target, deps, async (out) => {
+    if (format !== 'parquet') return writeTables(format, entries, out, table === undefined ? {} : { table });
+    const { writeParquetTable } = await import('./parquet-table.js');
+    return writeParquetTable(entries, out, table, compression);
+  });
   return { ...result, ...outputOf(options) };
 }
 

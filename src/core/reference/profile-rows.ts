@@ -20,7 +20,8 @@ type NumberKey = {
   [K in keyof InstrumentRow]: InstrumentRow[K] extends JsonNumber | null ? K : never;
 }[keyof InstrumentRow];
 
-// Fields copied to a column unchanged. Enums are text: an unknown value may come as a number (§3.1).
+// Fields copied to a column unchanged. Enums are text: an unknown value may come as a number
+// (docs/service.md#json-conventions).
 const TEXT_FIELDS = new Map<string, TextKey>([
   ['symbol', 'symbol'],
   ['exchangeCode', 'exchangeCode'],
@@ -53,13 +54,13 @@ const NUMBER_FIELDS = new Map<string, NumberKey>([
 ]);
 
 type ColumnRule = { kind: 'text'; column: TextKey } | { kind: 'number'; column: NumberKey };
-// One lookup a key instead of one a table (issue 9: every entry has some forty keys).
+// One lookup a key instead of one a table: every entry has some forty keys.
 const COLUMN_RULES = new Map<string, ColumnRule>([
   ...[...TEXT_FIELDS].map(([key, column]): [string, ColumnRule] => [key, { kind: 'text', column }]),
   ...[...NUMBER_FIELDS].map(([key, column]): [string, ColumnRule] => [key, { kind: 'number', column }]),
 ]);
 
-// Real files carry the vendor's brand where the protocol says `vendor` (wire-formats §3.1).
+// Real files carry the vendor's brand where the protocol says `vendor` (docs/service.md#json-conventions).
 const BRANDED_KEY = /^[a-z][a-z0-9]*(ExchangeCode|BaseCode|Exchange)$/;
 const BRANDED_TARGET: Record<string, TextKey> = {
   ExchangeCode: 'vendorExchangeCode',
@@ -202,7 +203,10 @@ function textOf(value: JsonValue): string | undefined {
 
 // Nothing is dropped: a field lands in `extra` unless a column renders it whole, so `calendar` stays there
 // (raw dates, other events) next to the trade-date columns. A missing marketId is "0", its protobuf default.
-/** The rows one instrument entry gives the three profile tables (wire-formats §3.2), ids as exact strings. */
+/**
+ * The rows one instrument entry gives the three profile tables (docs/formats.md#profile-tables), ids as exact
+ * strings.
+ */
 export function toProfileRows(entry: InstrumentEntry): ProfileRows {
   const marketId = numberText(entry['marketId']) ?? '0';
   const row = emptyInstrument(marketId);

@@ -1,6 +1,6 @@
 import type { JsonNumber } from './lossless-json.js';
 
-/** One row of the `instruments` table: one instrument definition (wire-formats §3.2). */
+/** One row of the `instruments` table: one instrument definition (docs/formats.md#profile-tables). */
 export interface InstrumentRow {
   marketId: string;
   symbol: string | null;
@@ -101,7 +101,7 @@ export const instrumentColumns: readonly Column<InstrumentRow>[] = [
   { name: 'maturity', key: 'maturity', kind: 'text' },
   { name: 'underlying', key: 'underlying', kind: 'text' },
   { name: 'underlying_market_id', key: 'underlyingMarketId', kind: 'text' },
-  // Text, not REAL: the strike is an exact decimal (wire-formats §3.2) that a double could round.
+  // Text, not REAL: the strike is an exact decimal that a double could round.
   { name: 'option_strike', key: 'optionStrike', kind: 'text' },
   { name: 'option_type', key: 'optionType', kind: 'text' },
   { name: 'option_style', key: 'optionStyle', kind: 'text' },

@@ -50,7 +50,7 @@ interface NodeSqlite {
   };
 }
 
-// The one Node-version-specific place in mdget (issue 12). Node 24 ships SQLite as the built-in
+// The one Node-version-specific place in mdget. Node 24 ships SQLite as the built-in
 // node:sqlite. The single binary (Node 24) cannot embed a native addon, and node:sqlite is what keeps it
 // one self-contained file; under npm on Node 24 it also spares users an addon built for their exact Node
 // ABI (and better-sqlite3 12.11.1 built for Node 24 aborted in a Statement destructor during GC when we

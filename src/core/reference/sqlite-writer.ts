@@ -114,8 +114,8 @@ export async function writeSqlite(
     db = openSqlite(temp);
     // The file is private until the rename and deleted on failure: no journal, no sync per commit.
     db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF');
-    // 4 MiB of page cache: rows arrive in batches and indexes are built at the end, and a larger cache
-    // bought no speed on the 200,000-entry file but 15 MB of peak RSS (issue 9: under 150 MB in all).
+    // 4 MiB of page cache: rows arrive in batches and indexes are built at the end, so a larger cache buys
+    // memory, not speed (bench/README.md#instruments).
     db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -4096');
     for (const statement of SCHEMA) db.exec(statement);
     const insertInstrument = db.prepare(insertSql('instruments', instrumentColumns));

@@ -19,7 +19,7 @@ export async function commitOutput(
   run: RunState,
 ): Promise<MdgetError | undefined> {
   const path = pathOf(group);
-  const commit = finalize(group.special ? undefined : path, sink, provisional, run);
+  const commit = finalize(group.special ? undefined : group, sink, provisional, run);
   if (path === undefined) return commit;
   const tracked = commit.then((failure) => failure && failCommitted(group, failure));
   run.commits.push(tracked);
@@ -30,17 +30,29 @@ export async function commitOutput(
 }
 
 async function finalize(
-  target: string | undefined,
+  group: OutputGroup | undefined,
   sink: Sink,
   provisional: boolean,
   run: RunState,
 ): Promise<MdgetError | undefined> {
+  const path = group && pathOf(group);
   try {
     await sink.commit();
-    if (target !== undefined) await markProvisional(target, provisional);
-    return undefined;
+    if (path !== undefined) await markProvisional(path, provisional);
   } catch (error) {
     return dropSink(error, sink, run);
+  }
+  if (path === undefined || !group || !run.onCommitted) return undefined;
+  try {
+    await run.onCommitted({
+      path,
+      results: group.items.map((item) => item.result),
+      provisional,
+      appended: group.keepBytes !== undefined,
+    });
+    return undefined;
+  } catch (error) {
+    return toMdgetError(error);
   }
 }
 

@@ -1,12 +1,12 @@
 /**
- * Decides whether a time-series response may have been cut by the server (issue 8, wire-formats §1.6 and
- * §5). A response is taken as cut when its rows reach the limit in force: `--max-rows` (the user states
- * the server's cap) or a cap learned earlier in the run. With no stated cap, a silent cap of unknown size is
- * caught by probing: a response whose rows reach the largest count verified complete so far gets one
- * continuation request. Every cut response has at least as many rows as any complete one (a cap never lets
- * more through; ticks past it only by the rest of one second, which only raises the cut count), so every
- * cut is flagged or probed. Probes cost one small request each, and only responses that reach a new high
- * of rows are probed. A probe that finds more rows teaches the cap.
+ * Decides whether a time-series response may have been cut by the server (docs/completeness.md). A response
+ * is taken as cut when its rows reach the limit in force: `--max-rows` (the user states the server's cap) or
+ * a cap learned earlier in the run. With no stated cap, a silent cap of unknown size is caught by probing: a
+ * response whose rows reach the largest count verified complete so far gets one continuation request. Every
+ * cut response has at least as many rows as any complete one (a cap never lets more through; ticks past it
+ * only by the rest of one second, which only raises the cut count), so every cut is flagged or probed. Probes
+ * cost one small request each, and only responses that reach a new high of rows are probed. A probe that
+ * finds more rows teaches the cap.
  */
 import type { CutVerdict } from '../pipeline/hold-back.js';
 

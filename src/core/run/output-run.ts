@@ -4,7 +4,7 @@ import { openBody } from '../http/open-body.js';
 import { toMdgetError } from '../http/to-mdget-error.js';
 import { MdgetError } from '../model/errors.js';
 import { columnsOfOutput } from '../model/record-shapes.js';
-import { closingBytes, newOutputState, type OutputState } from '../pipeline/output-state.js';
+import { closingBytes, newOutputState, type OutputState, writtenColumns } from '../pipeline/output-state.js';
 import type { RunSettings } from '../plan/job.js';
 import { optionNames } from '../plan/names.js';
 import { describePlan } from '../plan/planned-request.js';
@@ -15,10 +15,12 @@ import { openSink } from '../sink/open-sink.js';
 import { commitOutput, dropSink } from './commit.js';
 import { checkListed, nextRequest } from './continuations.js';
 import { fetchInto, progress } from './fetch-response.js';
+import { parquetOutput } from './parquet-output.js';
 import { type OutputGroup, type OutputItem, openDeps, pathOf, type RunState } from './run-state.js';
 import type { RunDeps } from './run-types.js';
 import { Spools } from './spools.js';
 import { copyGzipPrefix } from './update.js';
+import { copyParquetPrefix } from './update-parquet.js';
 
 export type { OutputGroup, OutputItem, RunState } from './run-state.js';
 
@@ -67,7 +69,7 @@ async function runOutputOnce(
       stdout: deps.stdout,
       special: group.special ?? false,
       fsync: settings.fsync,
-      // a gzip file cannot be cut in place: its kept rows are recompressed below
+      // a gzip file cannot be cut in place: its kept rows are recompressed below (Parquet's are rewritten)
       ...(group.keepBytes === undefined || gzip ? {} : { keepBytes: group.keepBytes }),
     });
   } catch (error) {
@@ -95,6 +97,22 @@ async function runOutputOnce(
     output.pick = pickColumns(settings.columns, columns, deps.names ?? optionNames);
   // The kept bytes of an --update start with the header.
   if (group.keepBytes) output.headerWritten = true;
+  if (settings.format === 'parquet') {
+    try {
+      sink = await parquetOutput(sink, group, output, settings);
+      if (group.keepRows && path)
+        await copyParquetPrefix(
+          path,
+          group.keepRows,
+          sink.stream,
+          writtenColumns(output) ?? [],
+          settings.timeZone !== undefined,
+        );
+    } catch (error) {
+      await sink.abort();
+      return toMdgetError(error);
+    }
+  }
   // beside the output; a device's directory (/dev) is no place for them, nor is a stream's
   const spoolDir = settings.tempDir ?? (path === undefined || group.special ? tmpdir() : dirname(path));
   const spools = new Spools<OutputItem>(

@@ -82,6 +82,7 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
     inFlight: new Set(),
     plan,
     scheduler,
+    ...(deps.onCommitted ? { onCommitted: deps.onCommitted } : {}),
   };
   const failures: MdgetError[] = [];
   const queue = [...pending];
@@ -183,7 +184,8 @@ async function resume(
   });
   if (!point) return true;
   group.items = resumeItems(group.items, point);
-  group.keepBytes = point.keepBytes;
+  if (point.keepBytes !== undefined) group.keepBytes = point.keepBytes;
+  if (point.keepRows !== undefined) group.keepRows = point.keepRows;
   return true;
 }
 

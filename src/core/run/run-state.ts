@@ -11,6 +11,8 @@ export interface OutputGroup {
   items: OutputItem[];
   /** --update: bytes of the existing file kept before the new rows (update.ts). */
   keepBytes?: number;
+  /** --update of a Parquet file: its first rows, read back and written again before the new ones. */
+  keepRows?: number;
   /** The target is a device, FIFO or the like: written directly (sink/targets.ts). */
   special?: boolean;
 }
@@ -37,6 +39,7 @@ export interface RunState {
   plan: PlanEvent;
   /** Every request of the run goes through it: --concurrency, --rate, retries. */
   scheduler: RequestScheduler;
+  onCommitted?: RunDeps['onCommitted'];
 }
 
 /** What opening a body of the run needs: its scheduler, secrets and request listener. */

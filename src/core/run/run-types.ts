@@ -43,6 +43,20 @@ export interface RunDeps extends Transport {
   onNote?: (message: string) => void;
   /** Told of each request before it is sent (--verbose), URL redacted. */
   onRequest?: (url: string) => void;
+  /**
+   * Told of each file once it is in place under its final name, before the run counts it done (a
+   * dataset's ledger records it here); a rejection fails the output, whose file stays.
+   */
+  onCommitted?: (output: CommittedOutput) => Promise<void>;
+}
+
+/** A file output in place: its requests' results, and whether it was appended to (--update). */
+export interface CommittedOutput {
+  path: string;
+  results: readonly RequestResult[];
+  provisional: boolean;
+  /** The file kept its earlier rows and got new ones after them. */
+  appended: boolean;
 }
 
 export type RequestStatus = 'ok' | 'empty' | 'failed' | 'skipped' | 'not-run';

@@ -9,7 +9,7 @@ import { coalescingWriter } from '../sink/atomic-file.js';
 /**
  * Bodies of one output fetched ahead of their turn, so its requests overlap on the network while their
  * bytes still reach the output in order (--concurrency). A spool file is created in `dir` (beside the
- * output, or --temp-dir: the system temp directory is RAM on many machines, issue 8) and unlinked at once:
+ * output, or --temp-dir: the system temp directory is RAM on many machines) and unlinked at once:
  * its bytes live only as long as its handle, so nothing is left behind whatever happens to the process.
  * Checks run when a spooled body is read, in its turn.
  */

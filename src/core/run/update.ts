@@ -13,15 +13,17 @@ import { wallTimeOf } from '../time/time-zones.js';
 import type { RequestResult } from './run-types.js';
 
 /**
- * --update (issue 8): an existing output is resumed at the time key of its last rows. Those rows may be
- * incomplete (a provisional day, a cut response), so they are fetched again: the file keeps the bytes
+ * --update (docs/cli.md#outputs): an existing output is resumed at the time key of its last rows. Those rows
+ * may be incomplete (a provisional day, a cut response), so they are fetched again: the file keeps the bytes
  * before them and the new rows follow, written to a temporary copy and renamed over it (atomic).
  */
 export interface ResumePoint {
   /** The time key of the file's last rows. */
   key: string;
-  /** Bytes of the file before those rows (its header included). */
-  keepBytes: number;
+  /** Bytes of the file before those rows (its header included); absent for Parquet. */
+  keepBytes?: number;
+  /** Rows of a Parquet file before those rows (it is rewritten: update-parquet.ts). */
+  keepRows?: number;
 }
 
 /** What a resume point is read with: the output's format and the record kind of its requests. */
@@ -37,7 +39,7 @@ export interface ResumeShape {
   columns?: readonly string[];
   /**
    * The zone the service's times are in: a file written with --utc or --tz holds instants with an offset,
-   * and its key is turned back into that wall clock, which requests are made in (issue 13).
+   * and its key is turned back into that wall clock, which requests are made in.
    */
   sourceZone?: string;
 }
@@ -46,6 +48,10 @@ const BLOCK = 64 * 1024;
 
 /** The resume point of an existing output, or undefined when it holds no row (it is rewritten whole). */
 export async function readResumePoint(path: string, shape: ResumeShape): Promise<ResumePoint | undefined> {
+  if (shape.format === 'parquet') {
+    const { readParquetResumePoint } = await import('./update-parquet.js');
+    return readParquetResumePoint(path, shape.resolution, shape.sourceZone);
+  }
   const found = await (shape.gzip ? readGzipResumePoint(path, shape) : readPlainResumePoint(path, shape));
   return found && { ...found, key: wallKey(found.key, keyLength(shape.resolution), shape.sourceZone) };
 }

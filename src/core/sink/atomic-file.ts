@@ -28,12 +28,12 @@ export function writeTo(out: NodeJS.WritableStream, data: string | Buffer): Prom
 }
 
 // The global Web Crypto, not node:crypto: importing that loads all of Node's crypto modules on every
-// start, `--help` included (issue 12 measured ~5 ms of the single binary's start-up).
+// start, `--help` included.
 /** The temporary name beside the target, so the final rename stays on one file system and is atomic. */
 export const tempPathFor = (target: string): string =>
   join(dirname(target), `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.part`);
 
-/** Bytes gathered before one writev: large writes keep a file download near curl's speed (shared/notes). */
+/** Bytes gathered before one writev: large writes keep a file download near curl's speed. */
 const COALESCE_BYTES = 1024 * 1024;
 
 /**
@@ -122,10 +122,8 @@ function unwritten(buffers: readonly Buffer[], written: number): Buffer[] {
 }
 
 /**
- * Bytes written between two fdatasync calls made while the download goes on. Left to commit, the flush of
- * a 300 MiB file to disk took ~0.3 s here after the last byte had arrived; started along the way, the disk
- * works while the network does, and commit's fsync finds little left: 14-17% less time for a 300 MiB
- * download (bench/README.md, "Flushing"). 8 MiB did better than 32 MiB.
+ * Bytes written between two fdatasync calls made while the download goes on: the disk works while the
+ * network does, and commit's fsync finds little left (bench/README.md#writing-files).
  */
 const SYNC_EVERY_BYTES = 8 * 1024 * 1024;
 
@@ -165,10 +163,10 @@ export class BackgroundSync {
 }
 
 /**
- * A file written under a temporary name and renamed over `target` only on commit(), so a file under its
- * final name is always complete (cli.md guarantees), also across a power loss unless fsync is turned off.
- * Chunks queued while a write is in flight go out together through writev: large writes are what keeps a
- * file download near curl's speed (shared/notes).
+ * A file written under a temporary name and renamed over `target` only on commit(), so a file under its final
+ * name is always complete (docs/cli.md#guarantees), also across a power loss unless fsync is turned off.
+ * Chunks queued while a write is in flight go out together through writev: large writes are what keeps a file
+ * download near curl's speed (bench/README.md#writing-files).
  */
 export async function atomicFileSink(
   target: string,

@@ -5,8 +5,8 @@ import { writeAll } from './atomic-file.js';
 /**
  * Standard output written through its descriptor. Chunks queued while a write is in flight go out together
  * in one writev through the thread pool, so decoding goes on while the reader (`| cat`, `| gzip`) empties
- * the pipe. Node's process.stdout writes a pipe synchronously, one chunk at a time: a gzip day into
- * `| cat` ran at 0.57x of curl's speed that way, 0.65x this way (bench/README.md). A descriptor that
+ * the pipe. Node's process.stdout writes a pipe synchronously, one chunk at a time, and nothing
+ * else runs while the reader empties the pipe (bench/README.md#writing-to-a-pipe). A descriptor that
  * would block (EAGAIN: a non-blocking pipe or socket, as a parent process may hand one down) is left to
  * `fallback()`, the process's own stream, from then on.
  */

@@ -5,8 +5,8 @@ import { releaseChunk } from '../pipeline/chunk-pool.js';
 import type { Sink } from './atomic-file.js';
 
 /**
- * A sink that gzips what it is given into another (issue 13: `.gz` outputs stay atomic, since the file
- * sink below still renames only on commit). Level 4: ticks csv compresses ~7:1 there at several times
+ * A sink that gzips what it is given into another: `.gz` outputs stay atomic, since the file
+ * sink below still renames only on commit. Level 4: ticks csv compresses ~7:1 there at several times
  * the speed of the default level 6, on a path that must keep up with the network.
  */
 export function gzipSink(inner: Sink): Sink {

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 
 /**
- * A file whose data reached past the service's data cut-off (today's ticks, this week's bars) is written,
- * but marked provisional by a `<file>.provisional` file beside it, so a later --skip-existing run fetches
- * it again instead of keeping an unfinished day forever (issue 8). A complete rewrite removes the marker.
+ * A file whose data reached past the service's data cut-off (today's ticks, this week's bars) is written, but
+ * marked provisional by a `<file>.provisional` file beside it, so a later --skip-existing run fetches it
+ * again instead of keeping an unfinished day forever (docs/completeness.md#provisional-windows). A complete
+ * rewrite removes the marker.
  */
 export const provisionalMarker = (target: string): string => `${target}.provisional`;
 

@@ -36,9 +36,12 @@ export function todayIn(zone: string, now: Date): WallTime {
 
 const clocks = new Map<string, Intl.DateTimeFormat>();
 
-/** The wall clock in `zone` at instant `now`, to the second: the service's data cut-off (issue 8). */
+/**
+ * The wall clock in `zone` at instant `now`, to the second: the service's data cut-off
+ * (docs/completeness.md#provisional-windows).
+ */
 export function wallClockIn(zone: string, now: Date): WallTime {
-  // One formatter per zone: building one costs ~0.4 ms, and every planned window asks (issue 9).
+  // One formatter per zone: building one costs ~0.4 ms, and every planned window asks.
   let clock = clocks.get(zone);
   if (!clock) {
     clock = new Intl.DateTimeFormat('en-CA', {
@@ -62,16 +65,17 @@ export function wallClockIn(zone: string, now: Date): WallTime {
 
 /**
  * Parses a --start/--end value: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (or a space), YYYYMMDD[HHMM[SS]],
- * today, yesterday, <n>d. Throws a usage error naming the flag and the accepted forms.
+ * today, yesterday, tomorrow (an end that takes in all of today), <n>d. Throws a usage error naming the flag and the accepted forms.
  */
 export function parseDateInput(text: string, flag: string, zone: string, now: Date): WallTime {
   const value = text.trim();
-  // A time with an offset or Z names an instant: sent as the market's wall clock then (issue 13).
+  // A time with an offset or Z names an instant: sent as the market's wall clock then (docs/time-zones.md).
   const instant = parseZonedInput(value, flag);
   if (instant) return marketWallTime(instant, zone);
   const lower = value.toLowerCase();
   if (lower === 'today') return todayIn(zone, now);
   if (lower === 'yesterday') return addDays(todayIn(zone, now), -1);
+  if (lower === 'tomorrow') return addDays(todayIn(zone, now), 1);
   const ago = /^(\d{1,5})d$/.exec(lower);
   if (ago) return addDays(todayIn(zone, now), -Number(ago[1]));
   const m =
@@ -90,11 +94,14 @@ export function parseDateInput(text: string, flag: string, zone: string, now: Da
     if (valid) return date;
   }
   throw usageError(
-    `invalid ${flag} '${text}': use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (market time, or with Z or ±HH:MM), YYYYMMDD[HHMM[SS]], today, yesterday or <n>d`,
+    `invalid ${flag} '${text}': use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (market time, or with Z or ±HH:MM), YYYYMMDD[HHMM[SS]], today, yesterday, tomorrow or <n>d`,
   );
 }
 
-/** The service's form (spec §1.2): 8 digits at midnight, else 14 (yyyymmddhhmmss). */
+/**
+ * The service's form (docs/service.md#dates-times-and-time-zones): 8 digits at midnight, else 14
+ * (yyyymmddhhmmss).
+ */
 export function formatServiceDate(time: WallTime): string {
   const iso = time.toISOString();
   const day = iso.slice(0, 10).replaceAll('-', '');

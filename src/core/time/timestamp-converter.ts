@@ -24,7 +24,10 @@ export interface TimestampConverterOptions {
 /** Converts one wire timestamp to ISO 8601 with an offset; dates and unparsable text come back unchanged. */
 export type TimestampConverter = (text: string) => string;
 
-/** A converter for one response's timestamps (spec §1.2), keeping instants in row order through a fold. */
+/**
+ * A converter for one response's timestamps (docs/time-zones.md#daylight-saving), keeping instants in row
+ * order through a fold.
+ */
 export function createTimestampConverter(options: TimestampConverterOptions): TimestampConverter {
   // Minutes `YYYY-MM-DD HH:MM` and ticks `YYYY-MM-DD HH:MM:SS.fff` (also `…:SS`) become
   // `2025-03-13T14:30:00Z` or `2025-03-13T00:00:00.021-05:00`. A date names a trading day, not an

@@ -3,8 +3,9 @@ import type { WallTime } from '../model/wall-time.js';
 import { wallTimeOf } from './time-zones.js';
 
 /**
- * --start/--end with an offset or Z (cli.md: "a time with an offset or Z is converted to" the market's
- * wall clock). Forms without one stay with parseDateInput, which never shifts a time.
+ * --start/--end with an offset or Z: an instant, converted to the market's wall clock
+ * (docs/time-zones.md#dates-on-the-command-line). Forms without one stay with parseDateInput, which never
+ * shifts a time.
  */
 
 const ZONED =
@@ -45,7 +46,7 @@ export function parseZonedInput(text: string, flag: string): Date | undefined {
   );
 }
 
-/** The market's wall clock at `instant`: what --start/--end send (the service takes no offset, §1.2). */
+/** The market's wall clock at `instant`: what --start/--end send (the service takes no offset). */
 export function marketWallTime(instant: Date, marketZone: string): WallTime {
   // The two instants of an autumn fold give one wall time: the service cannot tell them apart either.
   return wallTimeOf(instant, marketZone);

@@ -13,7 +13,7 @@ const list = parseExchangesXml(fixtureText('exchanges.xml'));
 const byId = (id: string) => list.find((exchange) => exchange.id === id);
 
 describe('parseExchangesXml', () => {
-  it('types every attribute of the wire-formats §2.9 sample', () => {
+  it('types every attribute of the documented sample', () => {
     expect(byId('CME')).toEqual({
       id: 'CME',
       feedcode: 'M',
@@ -99,7 +99,7 @@ describe('findExchanges', () => {
   });
 });
 
-describe('the legacy list shape (wire-formats §5: 2012 and 2013 documents)', () => {
+describe('the legacy list shape (the lists of 2012 and 2013)', () => {
   const legacy = parseExchangesXml(readFileSync(fixturePath('exchanges-legacy.xml')));
 
   it('reads <prefix>code as feedcode, keeps freedelayed eod, and takes every attribute as optional', () => {

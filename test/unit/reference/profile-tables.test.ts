@@ -49,7 +49,7 @@ describe('epoch conversions', () => {
   ])('ns %s → %s', (ns, iso) => expect(epochNsToIso(ns)).toBe(iso));
 
   it('agrees with Date on random instants, both sides of 1970 and near the year limits', () => {
-    // What epoch.ts computed before its arithmetic fast path (issue 9), as the reference.
+    // What epoch.ts computed before its arithmetic fast path, as the reference.
     const viaDate = (ms: number) => new Date(ms).toISOString();
     let seed = 12345;
     const random = () => {
@@ -81,7 +81,7 @@ describe('epoch conversions', () => {
 });
 
 describe('toProfileRows', () => {
-  it('maps the FUTURE sample of wire-formats §3.3', () => {
+  it('maps the documented FUTURE sample', () => {
     const { instrument, symbols, spreadLegs } = rowsOf(0);
     expect(instrument).toMatchObject({
       marketId: '4917813436427451121',

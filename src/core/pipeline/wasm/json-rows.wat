@@ -1,4 +1,4 @@
-;; The ndjson/json path's per-byte loop (src/core/json-rows.ts): normalized csv lines (each ending in LF,
+;; The ndjson/json path's per-byte loop (../json-rows.ts): normalized csv lines (each ending in LF,
 ;; already in the output's columns) become JSON objects. Each field is found 16 bytes at a time (the first
 ;; comma or LF from a bitmask) while two more bitmasks say whether it holds a byte that JSON.stringify
 ;; would escape or that is not ASCII, and whether it holds a byte no number has; only a field made of

@@ -1,8 +1,8 @@
-;; The csv path's one per-byte loop (src/core/line-normalizer.ts): CRLF, LF and bare CR become LF, blank
+;; The csv path's one per-byte loop (../line-normalizer.ts): CRLF, LF and bare CR become LF, blank
 ;; lines (empty or spaces/tabs only) are dropped, and every line kept starts with a prefix (the csv's
-;; leading `symbol` column, issue 8). Runs of 16 bytes without a control character (most of a record) are
-;; copied with one SIMD load/store; the rest goes byte by byte. Measured ~4x the same loop in JavaScript
-;; (shared/notes: per-byte JS costs ~2 s/GiB). Rebuild the embedded bytes with `npm run wasm`.
+;; leading `symbol` column). Runs of 16 bytes without a control character (most of a record) are
+;; copied with one SIMD load/store; the rest goes byte by byte (bench/README.md#line-ends-and-json-rows).
+;; Rebuild the embedded bytes with `npm run wasm`.
 (module
   (memory (export "memory") 1)
   ;; Complete lines written by the last call; where the first line not written starts in its input; and

@@ -1,0 +1,167 @@
+/**
+ * `mdget sync`, `mdget status` and `mdget verify`: the dataset file read, the library's run called, and
+ * what it found printed: a line per file with --dry-run, a table or --json for status, a line per finding
+ * for verify. docs/dataset.md is the contract.
+ */
+import { relative } from 'node:path';
+import type { Dataset } from '../../core/dataset/dataset.js';
+import { MdgetError } from '../../core/model/errors.js';
+import { redactText } from '../../core/model/redact.js';
+import { configFrom, type RunContext } from '../context.js';
+import type { FlagsOf } from '../flags.js';
+import { printable } from '../progress-lines.js';
+
+async function load(file: string | undefined, ctx: RunContext): Promise<Dataset> {
+  const { readDataset, DEFAULT_DATASET_FILE } = await import('../../core/dataset/dataset-file.js');
+  const { resolve } = await import('node:path');
+  return readDataset(resolve(ctx.io.cwd, file ?? DEFAULT_DATASET_FILE));
+}
+
+const shown = (dataset: Dataset, path: string) => relative(dataset.root, path) || path;
+
+/** `mdget sync [file]`. */
+export async function runSyncCommand(
+  file: string | undefined,
+  flags: FlagsOf<'sync'>,
+  ctx: RunContext,
+): Promise<void> {
+  const dataset = await load(file, ctx);
+  const needs = requirementsOf(dataset);
+  const config = await configFrom(flags, ctx, flags.dryRun ? [] : needs);
+  const report = flags.report === undefined || flags.dryRun ? undefined : await import('../report.js');
+  if (report && flags.report !== undefined) await report.checkReportPath(flags.report);
+  const { planSync, runSync } = await import('../../core/dataset/sync.js');
+  const options = {
+    ...(flags.repair ? { repair: true } : {}),
+    ...(flags.shard ? { shard: flags.shard } : {}),
+    ...(flags.wait === undefined ? {} : { waitMs: flags.wait }),
+    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+  };
+  const fixedNow = ctx.now;
+  const now = ctx.io.env.MDGET_NOW ? () => fixedNow : () => new Date();
+  if (flags.dryRun) {
+    // a dry run sends nothing: its plan needs no credentials
+    const { planningConfig } = await import('../../core/dataset/status.js');
+    const planned = await planSync(dataset, options, {
+      config: { ...planningConfig(), ...defined(config) },
+      now,
+    });
+    for (const f of planned.fetches)
+      ctx.io.stdout.write(`${f.reason}\t${f.series}\t${shown(dataset, f.path)}\n`);
+    if (!flags.quiet) {
+      const adopted = planned.adopted.length > 0 ? `, ${planned.adopted.length} to record as they are` : '';
+      ctx.io.stderr.write(
+        `mdget: ${planned.fetches.length} files to fetch, ${planned.complete} complete${adopted} (dry run: nothing sent)\n`,
+      );
+    }
+    return;
+  }
+  const { withRunDeps } = await import('../run-deps.js');
+  // a dataset holds many windows without records (weekends, holidays): counted, listed with -v
+  let empty = 0;
+  const result = await withRunDeps(flags, ctx, false, (deps) => {
+    const { onNote } = deps;
+    const note = (message: string) => {
+      if (flags.verbose || !message.startsWith('no records for ')) onNote?.(message);
+      else empty++;
+    };
+    return runSync(dataset, options, { ...deps, onNote: note, config, now });
+  });
+  if (!flags.quiet) {
+    for (const f of result.failed)
+      ctx.io.stderr.write(
+        `mdget: ${printable(redactText(`${shown(dataset, f.path)}: ${f.error.message}`, ctx.secrets))}\n`,
+      );
+    const refreshed = result.reference.filter((r) => r.status === 'not-modified').length;
+    ctx.io.stderr.write(
+      `mdget: sync: ${result.fetches.length - result.failed.length} files fetched, ${result.complete} complete` +
+        `${result.adopted.length > 0 ? `, ${result.adopted.length} recorded as found` : ''}` +
+        `${refreshed > 0 ? `, ${refreshed} reference unchanged (304)` : ''}` +
+        `${empty > 0 ? `, ${empty} with no records (-v lists them)` : ''}` +
+        `${result.failed.length > 0 ? `, ${result.failed.length} failed` : ''}\n`,
+    );
+  }
+  if (report && flags.report !== undefined) {
+    const error = result.failure;
+    const run = { entries: result.results, totals: report.totalsOf(result), ...(error ? { error } : {}) };
+    await report.writeReport(flags.report, 'sync', run, ctx);
+  }
+  if (result.failure) throw result.failure;
+}
+
+/** The settings a sync of `dataset` needs: credentials and the bases of the kinds it holds. */
+function requirementsOf(dataset: Dataset) {
+  const needs = new Set<'credentials' | 'historical' | 'futuresOptions' | 'extras' | 'instruments'>();
+  for (const s of dataset.series) {
+    needs.add('credentials');
+    needs.add(s.kind === 'futopts' ? 'futuresOptions' : 'historical');
+  }
+  for (const r of dataset.reference) {
+    needs.add('extras');
+    if (r.kind === 'instruments') needs.add('instruments');
+  }
+  return [...needs];
+}
+
+/** `mdget status [file]`. */
+export async function runStatusCommand(
+  file: string | undefined,
+  flags: FlagsOf<'status'>,
+  ctx: RunContext,
+): Promise<void> {
+  const dataset = await load(file, ctx);
+  const { datasetStatus } = await import('../../core/dataset/status.js');
+  const status = await datasetStatus(dataset, ctx.now);
+  const out = ctx.io.stdout;
+  if (flags.json) {
+    out.write(`${JSON.stringify(status, null, 2)}\n`);
+    return;
+  }
+  const head = ['series', 'kind', 'planned', 'complete', 'provisional', 'missing', 'failed', 'rows', 'bytes'];
+  const rows = status.series.map((s) => [
+    s.name,
+    s.kind,
+    ...[s.planned, s.complete, s.provisional, s.missing, s.failed, s.rows, s.bytes].map(String),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    `${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')}\n`;
+  out.write(line(head));
+  for (const r of rows) out.write(line(r));
+  const last = status.lastSync;
+  out.write(
+    last
+      ? `last sync: ${last.startedAt}${last.endedAt ? `, ended ${last.endedAt}` : ', did not end'}, exit ${last.exitCode ?? '-'}\n`
+      : 'last sync: none\n',
+  );
+  out.write(status.complete ? 'complete\n' : 'incomplete: mdget sync fetches what is missing\n');
+}
+
+/** `mdget verify [file]`: exit 8 when anything is found. */
+export async function runVerifyCommand(
+  file: string | undefined,
+  flags: FlagsOf<'verify'>,
+  ctx: RunContext,
+): Promise<void> {
+  const dataset = await load(file, ctx);
+  const { verifyDataset } = await import('../../core/dataset/verify.js');
+  const result = await verifyDataset(dataset);
+  const out = ctx.io.stdout;
+  if (flags.json) out.write(`${JSON.stringify(result, null, 2)}\n`);
+  else {
+    for (const f of result.findings) out.write(`${f.kind}\t${f.path}\t${f.detail}\n`);
+    if (!flags.quiet)
+      ctx.io.stderr.write(
+        `mdget: verify: ${result.checked} files checked, ${result.findings.length === 0 ? 'nothing found' : `${result.findings.length} findings`}\n`,
+      );
+  }
+  if (result.findings.length > 0)
+    throw new MdgetError(
+      'MDGET_FINDINGS',
+      `verify found ${result.findings.length} things to look at (above)`,
+    );
+}
+
+/** The settings that are set: a planning placeholder is overridden only by a real value. */
+const defined = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;

@@ -1,0 +1,57 @@
+/**
+ * The dataset methods of the client: sync, status and verify of a dataset file or of an object of the
+ * same shape, on the client's transport. Each module is loaded when first called: a client that only
+ * downloads never loads the TOML parser or SQLite.
+ */
+import type { Config } from '../model/config.js';
+import type { RunDeps } from '../run/run-types.js';
+import type { Dataset, DatasetInput } from './dataset.js';
+import type { DatasetStatus } from './status.js';
+import type { SyncOptions, SyncResult } from './sync.js';
+import type { VerifyResult } from './verify.js';
+
+/** A dataset file's path, or the dataset itself with the directory its relative paths start from. */
+export type DatasetRef = string | { dataset: DatasetInput; dir: string };
+
+/** How sync runs from the library: the sync options, dryRun to plan only, and a signal to stop. */
+export type SyncSettings = SyncOptions & { dryRun?: boolean; signal?: AbortSignal };
+
+export interface DatasetMethods {
+  /** Brings the dataset up to date (docs/dataset.md); `dryRun` says what it would fetch and why. */
+  sync(dataset: DatasetRef, settings?: SyncSettings): Promise<SyncResult>;
+  /** Where the dataset stands, from its ledgers; sends nothing. */
+  status(dataset: DatasetRef): Promise<DatasetStatus>;
+  /** Re-hashes recorded files, finds unknown files and suspicious gaps; sends nothing. */
+  verify(dataset: DatasetRef): Promise<VerifyResult>;
+}
+
+async function load(ref: DatasetRef): Promise<Dataset> {
+  const { readDataset, datasetFromObject } = await import('./dataset-file.js');
+  return typeof ref === 'string' ? readDataset(ref) : datasetFromObject(ref.dataset, ref.dir);
+}
+
+/** The methods, on `deps(signal)`: the client's transport and listeners. */
+export function datasetMethods(
+  config: Config,
+  now: () => Date,
+  deps: (signal: AbortSignal | undefined) => Omit<RunDeps, 'onCommitted'>,
+): DatasetMethods {
+  return {
+    sync: async (ref, { dryRun, signal, ...options } = {}) => {
+      const dataset = await load(ref);
+      const { planSync, runSync } = await import('./sync.js');
+      if (dryRun) return planSync(dataset, options, { config, now });
+      const result = await runSync(dataset, options, { ...deps(signal), config, now });
+      if (result.failure && result.failure.code !== 'MDGET_PARTIAL') throw result.failure;
+      return result;
+    },
+    status: async (ref) => {
+      const { datasetStatus } = await import('./status.js');
+      return datasetStatus(await load(ref), now());
+    },
+    verify: async (ref) => {
+      const { verifyDataset } = await import('./verify.js');
+      return verifyDataset(await load(ref));
+    },
+  };
+}

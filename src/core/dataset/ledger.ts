@@ -1,0 +1,270 @@
+/**
+ * The ledger: `<root>/.mdget/ledger.sqlite` (`ledger.<i>-of-<n>.sqlite` for a shard), one row per file
+ * a sync wrote, written only after the file is in place. Its schema carries a version (SQLite's
+ * user_version); an older ledger is brought up to date when opened, a newer one is refused.
+ */
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ioError, MdgetError } from '../model/errors.js';
+import { openSqlite, type SqliteDatabase, type SqliteRow } from '../reference/sqlite-backend.js';
+
+/** The ledger's row for one file: its window, what it holds, and how it was fetched. */
+export interface LedgerRow {
+  /** The file's path under root, `/`-separated. */
+  path: string;
+  series: string;
+  /** The symbol, or the exchange of an instruments file. */
+  symbol: string;
+  /** Market wall clock (`zone`), end exclusive. */
+  windowStart?: string;
+  windowEnd?: string;
+  zone?: string;
+  /** Data rows (no header); null when not counted. */
+  rows: number | null;
+  bytes: number;
+  sha256: string;
+  /** When it was fetched, UTC ISO. */
+  fetchedAt: string;
+  provisional: boolean;
+  requests: number;
+  continuations: number;
+  /** The validators a reference file came with. */
+  etag?: string;
+  lastModified?: string;
+}
+
+/** A share of a sharded sync: its ledger is a file of its own. */
+export interface Share {
+  index: number;
+  count: number;
+}
+
+/** The folder of a dataset's ledgers and lock files. */
+export const ledgerDir = (root: string): string => join(root, '.mdget');
+
+/** The ledger file of a sync: one per share. */
+export const ledgerName = (share?: Share): string =>
+  share && share.count > 1 ? `ledger.${share.index}-of-${share.count}.sqlite` : 'ledger.sqlite';
+
+const LEDGER_FILE = /^ledger(\.\d+-of-\d+)?\.sqlite$/;
+
+// Each step brings a ledger from version i to i + 1; a ledger of version n has run the first n.
+const MIGRATIONS = [
+  `CREATE TABLE files (
+     path TEXT PRIMARY KEY, series TEXT NOT NULL, symbol TEXT NOT NULL,
+     window_start TEXT, window_end TEXT, zone TEXT,
+     rows INTEGER, bytes INTEGER NOT NULL, sha256 TEXT NOT NULL, fetched_at TEXT NOT NULL,
+     provisional INTEGER NOT NULL, requests INTEGER NOT NULL, continuations INTEGER NOT NULL,
+     etag TEXT, last_modified TEXT)`,
+  `CREATE TABLE syncs (
+     id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, ended_at TEXT, exit_code INTEGER,
+     fetched INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, pid INTEGER);
+   CREATE TABLE failures (sync_id INTEGER NOT NULL, series TEXT NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL)`,
+];
+
+/** The schema version this mdget writes. */
+export const LEDGER_VERSION = MIGRATIONS.length;
+
+/** How a sync ended, as the ledger keeps it for `mdget status`. */
+export interface SyncRecord {
+  startedAt: string;
+  endedAt?: string;
+  exitCode?: number;
+  fetched: number;
+  failed: number;
+  failures: { series: string; path: string; reason: string }[];
+}
+
+/** One ledger file, open. */
+export class Ledger {
+  private constructor(
+    readonly path: string,
+    private readonly db: SqliteDatabase,
+  ) {}
+
+  /** Opens (creating it and its folder if needed) the ledger of `share` under `root`, migrated. */
+  static open(root: string, share?: Share): Ledger {
+    const dir = ledgerDir(root);
+    const path = join(dir, ledgerName(share));
+    try {
+      mkdirSync(dir, { recursive: true });
+      const db = openSqlite(path);
+      // WAL: a commit per file costs no fsync of its own; a crash loses at most the last rows, which
+      // the next sync finds again from the files themselves.
+      db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000');
+      migrate(db, path);
+      return new Ledger(path, db);
+    } catch (error) {
+      if (error instanceof MdgetError) throw error;
+      throw ioError(error, path);
+    }
+  }
+
+  /** Every ledger file under `root`, opened read-only (none: an empty list). */
+  static openAll(root: string): Ledger[] {
+    const dir = ledgerDir(root);
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((name) => LEDGER_FILE.test(name));
+    } catch {
+      return [];
+    }
+    return names.sort().map((name) => {
+      const path = join(dir, name);
+      try {
+        const db = openSqlite(path, { readonly: true });
+        db.exec('PRAGMA busy_timeout = 10000');
+        checkVersion(db, path, true);
+        return new Ledger(path, db);
+      } catch (error) {
+        if (error instanceof MdgetError) throw error;
+        throw ioError(error, path);
+      }
+    });
+  }
+
+  /** Every row, by path. */
+  rows(): Map<string, LedgerRow> {
+    const rows = new Map<string, LedgerRow>();
+    for (const row of this.db.prepare('SELECT * FROM files').all()) rows.set(String(row['path']), rowOf(row));
+    return rows;
+  }
+
+  /** Writes (or replaces) the row of one file, in a transaction of its own. */
+  put(row: LedgerRow): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO files (path, series, symbol, window_start, window_end, zone, rows, bytes,
+           sha256, fetched_at, provisional, requests, continuations, etag, last_modified)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        row.path,
+        row.series,
+        row.symbol,
+        row.windowStart ?? null,
+        row.windowEnd ?? null,
+        row.zone ?? null,
+        row.rows,
+        row.bytes,
+        row.sha256,
+        row.fetchedAt,
+        row.provisional ? 1 : 0,
+        row.requests,
+        row.continuations,
+        row.etag ?? null,
+        row.lastModified ?? null,
+      );
+  }
+
+  /** Forgets the row of a file (verify found it gone and sync could not fetch it again). */
+  remove(path: string): void {
+    this.db.prepare('DELETE FROM files WHERE path = ?').run(path);
+  }
+
+  /** Records the start of a sync; returns its id. */
+  startSync(startedAt: string, pid: number): number {
+    this.db.prepare('INSERT INTO syncs (started_at, pid) VALUES (?, ?)').run(startedAt, pid);
+    return Number(this.db.prepare('SELECT max(id) AS id FROM syncs').get()?.['id']);
+  }
+
+  /** Records how a sync ended, with the files that failed, in one transaction. */
+  endSync(id: number, record: Omit<SyncRecord, 'startedAt'>): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      this.db
+        .prepare('UPDATE syncs SET ended_at = ?, exit_code = ?, fetched = ?, failed = ? WHERE id = ?')
+        .run(record.endedAt ?? null, record.exitCode ?? null, record.fetched, record.failed, id);
+      const insert = this.db.prepare(
+        'INSERT INTO failures (sync_id, series, path, reason) VALUES (?, ?, ?, ?)',
+      );
+      for (const f of record.failures) insert.run(id, f.series, f.path, f.reason);
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** The last sync this ledger recorded, if any. */
+  lastSync(): SyncRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM syncs ORDER BY id DESC LIMIT 1').get();
+    if (!row) return undefined;
+    const failures = this.db
+      .prepare('SELECT series, path, reason FROM failures WHERE sync_id = ?')
+      .all(row['id'] as number)
+      .map((f) => ({ series: String(f['series']), path: String(f['path']), reason: String(f['reason']) }));
+    return {
+      startedAt: String(row['started_at']),
+      ...(row['ended_at'] === null ? {} : { endedAt: String(row['ended_at']) }),
+      ...(row['exit_code'] === null ? {} : { exitCode: Number(row['exit_code']) }),
+      fetched: Number(row['fetched']),
+      failed: Number(row['failed']),
+      failures,
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** The rows of several ledgers as one: for a path in more than one, the latest fetch. */
+export function mergedRows(ledgers: readonly Ledger[]): Map<string, LedgerRow> {
+  const rows = new Map<string, LedgerRow>();
+  for (const ledger of ledgers)
+    for (const [path, row] of ledger.rows()) {
+      const seen = rows.get(path);
+      if (!seen || seen.fetchedAt < row.fetchedAt) rows.set(path, row);
+    }
+  return rows;
+}
+
+function migrate(db: SqliteDatabase, path: string): void {
+  const version = checkVersion(db, path, false);
+  for (let step = version; step < LEDGER_VERSION; step++) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(MIGRATIONS[step] ?? '');
+      db.exec(`PRAGMA user_version = ${step + 1}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}
+
+/** The schema version of a ledger; a newer one than this mdget knows is refused (exit 6). */
+function checkVersion(db: SqliteDatabase, path: string, reading: boolean): number {
+  const version = Number(db.prepare('PRAGMA user_version').get()?.['user_version'] ?? 0);
+  if (version > LEDGER_VERSION)
+    throw new MdgetError(
+      'MDGET_IO',
+      `${path}: written by a newer mdget (ledger schema ${version}; this one ${reading ? 'reads' : 'writes'} up to ${LEDGER_VERSION}): upgrade mdget`,
+    );
+  return version;
+}
+
+// One object a row, its optional fields set only when present: a ledger of 100,000 files is read on
+// every sync, and spreads of small objects cost more there than the query.
+function rowOf(row: SqliteRow): LedgerRow {
+  const out: LedgerRow = {
+    path: String(row['path']),
+    series: String(row['series']),
+    symbol: String(row['symbol']),
+    rows: row['rows'] === null ? null : Number(row['rows']),
+    bytes: Number(row['bytes']),
+    sha256: String(row['sha256']),
+    fetchedAt: String(row['fetched_at']),
+    provisional: Number(row['provisional']) === 1,
+    requests: Number(row['requests']),
+    continuations: Number(row['continuations']),
+  };
+  if (row['window_start'] != null) out.windowStart = String(row['window_start']);
+  if (row['window_end'] != null) out.windowEnd = String(row['window_end']);
+  if (row['zone'] != null) out.zone = String(row['zone']);
+  if (row['etag'] != null) out.etag = String(row['etag']);
+  if (row['last_modified'] != null) out.lastModified = String(row['last_modified']);
+  return out;
+}

@@ -1,0 +1,29 @@
+/**
+ * The temporary files a killed sync left beside the files it was writing (`.name.xxxxxxxx.part`, see
+ * sink/atomic-file.ts): removed by the next sync, which holds the lock, before it writes those files.
+ */
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+const PART = /^\.(.+)\.[0-9a-f]{8}\.part$/;
+
+/** Removes the stale temporary files of `paths`; returns how many went. */
+export async function removeStaleParts(paths: readonly string[]): Promise<number> {
+  const byDir = new Map<string, Set<string>>();
+  for (const path of paths) {
+    const names = byDir.get(dirname(path)) ?? new Set<string>();
+    names.add(basename(path));
+    byDir.set(dirname(path), names);
+  }
+  let removed = 0;
+  for (const [dir, names] of byDir) {
+    const entries = await readdir(dir).catch(() => [] as string[]);
+    for (const entry of entries) {
+      const target = PART.exec(entry)?.[1];
+      if (target === undefined || !names.has(target)) continue;
+      await rm(join(dir, entry), { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,113 @@
+/**
+ * `status`: where a dataset stands, from its plan and its ledgers (every shard's), without a request: per
+ * series, the files planned, complete, provisional, missing and failed in the last sync, with rows and
+ * bytes on disk.
+ */
+import { stat } from 'node:fs/promises';
+import type { Config } from '../model/config.js';
+import type { Dataset } from './dataset.js';
+import { Ledger, type LedgerRow, mergedRows, type SyncRecord } from './ledger.js';
+import { planDataset } from './series-plan.js';
+
+/** One series' standing. */
+export interface SeriesStatus {
+  name: string;
+  kind: string;
+  planned: number;
+  complete: number;
+  provisional: number;
+  missing: number;
+  /** Files of this series that failed in the last sync of any ledger. */
+  failed: number;
+  rows: number;
+  bytes: number;
+}
+
+export interface DatasetStatus {
+  root: string;
+  series: SeriesStatus[];
+  /** The ledger files read (one per shard). */
+  ledgers: string[];
+  /** The latest sync any ledger recorded. */
+  lastSync?: SyncRecord;
+  /** Every planned file is complete or provisional, and no sync left a failure. */
+  complete: boolean;
+}
+
+// Status plans the files only: the URLs it builds are never sent, so any well-formed base will do.
+const PLANNING_CONFIG: Config = {
+  username: 'status',
+  password: 'status',
+  historicalUrl: 'http://127.0.0.1/',
+  futuresOptionsUrl: 'http://127.0.0.1/',
+  extrasUrl: 'http://127.0.0.1/',
+  exchangesPath: 'exchanges',
+  instrumentsUrl: 'http://127.0.0.1/',
+};
+
+export const planningConfig = (): Config => ({ ...PLANNING_CONFIG });
+
+/** The status of `dataset` at `now`. */
+export async function datasetStatus(dataset: Dataset, now: Date): Promise<DatasetStatus> {
+  const plans = planDataset(
+    dataset.series,
+    { config: planningConfig(), now, root: dataset.root },
+    dataset.reference,
+  );
+  const ledgers = Ledger.openAll(dataset.root);
+  let rows: Map<string, LedgerRow>;
+  const syncs: SyncRecord[] = [];
+  try {
+    rows = mergedRows(ledgers);
+    for (const ledger of ledgers) {
+      const last = ledger.lastSync();
+      if (last) syncs.push(last);
+    }
+  } finally {
+    for (const ledger of ledgers) ledger.close();
+  }
+  const failedPaths = new Set(syncs.flatMap((s) => s.failures.map((f) => f.path)));
+  const series: SeriesStatus[] = [];
+  for (const plan of plans) {
+    const s: SeriesStatus = {
+      name: plan.series.name,
+      kind: plan.series.kind,
+      planned: plan.outputs.length,
+      complete: 0,
+      provisional: 0,
+      missing: 0,
+      failed: 0,
+      rows: 0,
+      bytes: 0,
+    };
+    for (const output of plan.outputs) {
+      const row = rows.get(output.key);
+      const size = await stat(output.path).then(
+        (info) => info.size,
+        () => undefined,
+      );
+      if (size !== undefined) s.bytes += size;
+      if (failedPaths.has(output.path)) s.failed++;
+      if (!row || size === undefined || size !== row.bytes) s.missing++;
+      else if (row.provisional) s.provisional++;
+      else if (
+        output.series.growing &&
+        row.windowEnd !== undefined &&
+        output.window.end !== undefined &&
+        output.window.end > row.windowEnd
+      )
+        s.provisional++; // behind the planned end: the next sync appends the rest
+      else s.complete++;
+      if (row?.rows) s.rows += row.rows;
+    }
+    series.push(s);
+  }
+  const lastSync = syncs.sort((a, b) => a.startedAt.localeCompare(b.startedAt)).at(-1);
+  return {
+    root: dataset.root,
+    series,
+    ledgers: ledgers.map((l) => l.path),
+    ...(lastSync ? { lastSync } : {}),
+    complete: series.every((s) => s.missing === 0 && s.failed === 0),
+  };
+}

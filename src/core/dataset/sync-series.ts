@@ -1,0 +1,114 @@
+/**
+ * Fetches the files of one series a sync decided on, through the download commands' own run: files a
+ * later window grew are resumed after their last rows (as --update does), the rest written whole. Each
+ * file's ledger row is written once the file is in place, before the run counts it done.
+ */
+import type { Job, RunSettings } from '../plan/job.js';
+import { runJob } from '../run/run-job.js';
+import type { BatchResult, CommittedOutput, RequestResult, RunDeps } from '../run/run-types.js';
+import { fileFacts } from './file-facts.js';
+import type { Ledger, LedgerRow } from './ledger.js';
+import type { DatasetOutput, SeriesPlan } from './series-plan.js';
+import type { Decision } from './sync-decisions.js';
+
+/** Records files into the ledger: one row each, with its bytes, hash and rows as they are on disk. */
+export class Recorder {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Writes the row of `output`, its facts read from the file; `results` are the requests that wrote it. */
+  async record(
+    output: DatasetOutput,
+    settings: RunSettings,
+    results: readonly RequestResult[],
+    provisional: boolean,
+    rows?: number,
+  ): Promise<LedgerRow> {
+    // rows the run counted as it wrote them spare a second decompression of the file
+    const shape = { format: settings.format, gzip: settings.gzip, header: settings.header };
+    // a Parquet file has no lines to count: its rows are known only from the run
+    const count = rows === undefined && settings.format !== 'parquet';
+    const facts = await fileFacts(output.path, count ? shape : undefined);
+    const row: LedgerRow = {
+      path: output.key,
+      series: output.series.name,
+      symbol: output.symbol,
+      ...(output.window.start === undefined ? {} : { windowStart: output.window.start }),
+      ...(output.window.end === undefined ? {} : { windowEnd: output.window.end }),
+      zone: output.zone,
+      rows: rows ?? facts.rows ?? null,
+      bytes: facts.bytes,
+      sha256: facts.sha256,
+      fetchedAt: this.now().toISOString(),
+      provisional,
+      requests: results.length,
+      continuations: results.filter((r) => r.continuation).length,
+    };
+    this.ledger.put(row);
+    return row;
+  }
+}
+
+/**
+ * Runs the fetches of one series: the files resumed and the files replaced as two jobs of the series' own
+ * plan (a job's settings are shared by its files). Returns one BatchResult per job that ran.
+ */
+export async function fetchSeries(
+  plan: SeriesPlan,
+  decisions: readonly Decision[],
+  recorder: Recorder,
+  depsOfJob: () => RunDeps,
+  concurrency: number,
+): Promise<BatchResult[]> {
+  const byPath = new Map<string, DatasetOutput>();
+  const modes = { replace: [] as DatasetOutput[], resume: [] as DatasetOutput[] };
+  for (const decision of decisions) {
+    if (decision.action !== 'fetch') continue;
+    byPath.set(decision.output.path, decision.output);
+    modes[decision.mode].push(decision.output);
+  }
+  const resumed = new Set(modes.resume.map((o) => o.path));
+  const onCommitted = async (done: CommittedOutput) => {
+    const output = byPath.get(done.path);
+    if (!output) return;
+    // a file written whole holds its requests' rows; one resumed (appended, or rewritten with its earlier
+    // rows as a Parquet file is) is counted from the file
+    const whole =
+      !resumed.has(done.path) && done.results.every((r) => r.status === 'ok' || r.status === 'empty');
+    const rows = whole ? done.results.reduce((sum, r) => sum + r.rows, 0) : undefined;
+    await recorder.record(output, plan.job.settings, done.results, done.provisional, rows);
+  };
+  const results: BatchResult[] = [];
+  for (const mode of ['resume', 'replace'] as const) {
+    const outputs = modes[mode];
+    if (outputs.length === 0) continue;
+    const deps = depsOfJob();
+    if (deps.signal?.aborted) break;
+    const job = jobFor(plan.job, outputs, mode, concurrency);
+    results.push(await runJob(job, { ...deps, onCommitted }));
+  }
+  return results;
+}
+
+/** The series' job cut down to `outputs`: resumed as --update does, or replaced as --force does. */
+function jobFor(
+  job: Job,
+  outputs: readonly DatasetOutput[],
+  mode: 'replace' | 'resume',
+  concurrency: number,
+): Job {
+  const requests = outputs.flatMap((output) => output.requests);
+  return {
+    ...job,
+    requests,
+    settings: {
+      ...job.settings,
+      concurrency,
+      force: mode === 'replace',
+      update: mode === 'resume',
+      skipExisting: false,
+    },
+  };
+}
