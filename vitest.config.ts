@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/helpers/poison.ts'],
+    setupFiles: ['test/helpers/debug-switches.ts'],
     testTimeout: 60_000,
     hookTimeout: 30_000,
     pool: 'forks',

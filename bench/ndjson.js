@@ -1,16 +1,19 @@
 // node bench/ndjson.js (after npm run build): normalized tick lines turned into ndjson/json, in MB of csv
-// per second, against the csv path's one per-byte pass (LineNormalizer.push) over the same lines in the
-// same run. Also measured: recordToJson line by line (the code before it), and two ways to
-// stay in JavaScript that lost to WebAssembly: a global regex replace with a $n template (a ceiling: it
-// finds no line it cannot convert) and indexOf + slice per field.
+// per second, against the csv path's one per-byte pass (WasmLineNormalizer.push) over the same lines in
+// the same run. Also measured: the plain fallbacks of both (the line normaliser and the JSON converter
+// that MDGET_DEBUG_PLAIN=1 selects), recordToJson line by line (the code before the converter), and two
+// other ways to stay in JavaScript: a global regex replace with a $n template (a ceiling: it finds no
+// line it cannot convert) and indexOf + slice per field.
 // Each case runs in its own process (JIT feedback of one case must not slow the next); best of ROUNDS.
 //   BENCH_MB=n       megabytes of csv lines (default 32)
 //   BENCH_ROUNDS=n   passes per case (default 3)
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { outputColumns, RECORD_SHAPES } from '../dist/core/model/record-shapes.js';
-import { JsonRows } from '../dist/core/pipeline/json-rows.js';
-import { LineNormalizer } from '../dist/core/pipeline/line-normalizer.js';
+import { WasmJsonRows } from '../dist/core/pipeline/json-rows.js';
+import { PlainJsonRows } from '../dist/core/pipeline/json-rows-plain.js';
+import { WasmLineNormalizer } from '../dist/core/pipeline/line-normalizer.js';
+import { PlainLineNormalizer } from '../dist/core/pipeline/line-normalizer-plain.js';
 import { recordToJson } from '../dist/core/pipeline/output-state.js';
 
 const MB = Number(process.env.BENCH_MB ?? 32);
@@ -85,17 +88,25 @@ const indexOfPerField = () => {
   };
 };
 
-const jsonRows = (framing) => {
-  const rows = new JsonRows(COLUMNS);
+const jsonRows = (framing, Rows = WasmJsonRows) => {
+  const rows = new Rows(COLUMNS);
   return (lines) => rows.convert(lines, framing, fallback).bytes;
 };
 
 const CASES = {
   baseline: [
-    'baseline: csv LineNormalizer.push, 32 KiB',
+    'baseline: csv WasmLineNormalizer.push, 32 KiB',
     32_768,
     () => {
-      const normalizer = new LineNormalizer('');
+      const normalizer = new WasmLineNormalizer('');
+      return (lines) => normalizer.push(lines);
+    },
+  ],
+  plainNormalizer: [
+    'csv PlainLineNormalizer.push, 32 KiB',
+    32_768,
+    () => {
+      const normalizer = new PlainLineNormalizer('');
       return (lines) => normalizer.push(lines);
     },
   ],
@@ -113,6 +124,7 @@ const CASES = {
   ndjson: ['JsonRows ndjson, 32 KiB chunks', 32_768, () => jsonRows('ndjson')],
   ndjsonMiB: ['JsonRows ndjson, 1 MiB chunks', 1_048_576, () => jsonRows('ndjson')],
   json: ['JsonRows json, 32 KiB chunks', 32_768, () => jsonRows('json')],
+  plainNdjson: ['PlainJsonRows ndjson, 32 KiB chunks', 32_768, () => jsonRows('ndjson', PlainJsonRows)],
 };
 
 /** The best of ROUNDS passes over all lines, in MB of csv per second. */

@@ -124,7 +124,7 @@ describe('emulator options', () => {
         instruments: `${emu.url}/instruments`,
       });
       // the suite's debug switch is the helper's (withEmulator), not the emulator's
-      const { MDGET_DEBUG_POISON, ...env } = emu.env;
+      const { MDGET_DEBUG_POISON, MDGET_DEBUG_PLAIN: _plain, ...env } = emu.env;
       expect(MDGET_DEBUG_POISON).toBe('1');
       expect(env).toEqual({
         MDGET_USERNAME: 'u',

@@ -1,7 +1,13 @@
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../src/emulator/index.js';
 
-/** The debug switches every mdget process of the suite runs with. */
-export const DEBUG_ENV = { MDGET_DEBUG_POISON: '1' };
+/**
+ * The debug switches every mdget process of the suite runs with: the poison always, and the plain
+ * fallbacks when the suite itself runs with MDGET_DEBUG_PLAIN=1 (.ci/run runs a part of it so).
+ */
+export const DEBUG_ENV: Record<string, string> = {
+  MDGET_DEBUG_POISON: '1',
+  ...(process.env.MDGET_DEBUG_PLAIN === '1' ? { MDGET_DEBUG_PLAIN: '1' } : {}),
+};
 
 /** Runs `body` against a fresh emulator on 127.0.0.1, port 0, and always closes it. */
 export async function withEmulator<T>(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outputColumns, RECORD_SHAPES, type RecordKind } from '../../src/core/model/record-shapes.js';
-import { JsonRows, jsonRowsFor } from '../../src/core/pipeline/json-rows.js';
+import { jsonRowsFor, WasmJsonRows } from '../../src/core/pipeline/json-rows.js';
 import { recordToJson } from '../../src/core/pipeline/output-state.js';
 
 const columnsOf = (kind: RecordKind, trend = false, contract = false) =>
@@ -9,7 +9,7 @@ const columnsOf = (kind: RecordKind, trend = false, contract = false) =>
 /** ndjson of `text` through a converter for `columns`, with recordToJson (of `kind`) as its fallback. */
 function ndjson(text: string | Buffer, columns: readonly string[] | undefined, kind: RecordKind = 'ticks') {
   const lines = typeof text === 'string' ? Buffer.from(text) : text;
-  return new JsonRows(columns).convert(lines, 'ndjson', (line) =>
+  return new WasmJsonRows(columns).convert(lines, 'ndjson', (line) =>
     recordToJson(line, columns, RECORD_SHAPES[kind]),
   );
 }
@@ -177,7 +177,7 @@ describe('JsonRows field by field', () => {
     const lines = Buffer.from(
       'ESM25,2025-03-13 17:00:00.021,14,G,1,2\nESM25,2025-03-13 17:00:00.021,14,G,3,\n',
     );
-    const result = new JsonRows(TICKS).convert(lines, 'json', () => 'unused');
+    const result = new WasmJsonRows(TICKS).convert(lines, 'json', () => 'unused');
     expect(result.bytes.toString()).toBe(
       ',\n{"symbol":"ESM25","time":"2025-03-13 17:00:00.021","trading_day":14,"session_code":"G","price":1,"size":2}' +
         ',\n{"symbol":"ESM25","time":"2025-03-13 17:00:00.021","trading_day":14,"session_code":"G","price":3,"size":null}',

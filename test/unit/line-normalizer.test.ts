@@ -1,11 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RECORD_SHAPES } from '../../src/core/model/record-shapes.js';
-import { LineNormalizer } from '../../src/core/pipeline/line-normalizer.js';
+import { type LineNormalizer, WasmLineNormalizer } from '../../src/core/pipeline/line-normalizer.js';
+import { PlainLineNormalizer } from '../../src/core/pipeline/line-normalizer-plain.js';
+
+const IMPLEMENTATIONS: [string, (prefix?: string) => LineNormalizer][] = [
+  ['WebAssembly', (prefix) => new WasmLineNormalizer(prefix)],
+  ['plain', (prefix) => new PlainLineNormalizer(prefix)],
+];
 
 /** Feeds `input` split at every possible pair of cut points, so chunk boundaries fall everywhere. */
-function normalizeInPieces(input: string, cuts: number[]): { text: string; lines: number } {
-  const n = new LineNormalizer();
+function normalizeInPieces(
+  make: () => LineNormalizer,
+  input: string,
+  cuts: number[],
+): { text: string; lines: number } {
+  const n = make();
   const bytes = Buffer.from(input);
   const parts: Buffer[] = [];
   let from = 0;
@@ -17,7 +27,7 @@ function normalizeInPieces(input: string, cuts: number[]): { text: string; lines
   return { text: Buffer.concat(parts).toString(), lines: n.lines };
 }
 
-describe('LineNormalizer', () => {
+describe.each(IMPLEMENTATIONS)('LineNormalizer, %s', (_name, make) => {
   it.each([
     ['a\r\nb\r\n', 'a\nb\n', 2],
     ['a\nb\n', 'a\nb\n', 2],
@@ -30,7 +40,7 @@ describe('LineNormalizer', () => {
     const length = Buffer.byteLength(input);
     for (let i = 0; i <= length; i++) {
       for (let j = i; j <= length; j++) {
-        expect(normalizeInPieces(input, [i, j])).toEqual({ text: expected, lines });
+        expect(normalizeInPieces(make, input, [i, j])).toEqual({ text: expected, lines });
       }
     }
   });
@@ -48,7 +58,7 @@ describe('LineNormalizer', () => {
       ['events.csv', 'events'],
     ] as const;
     for (const [file, kind] of cases) {
-      const n = new LineNormalizer();
+      const n = make();
       const text = Buffer.concat([
         n.push(readFileSync(new URL(`../../fixtures/${file}`, import.meta.url))),
         n.end(),
@@ -70,7 +80,7 @@ describe('the SIMD paths against plain JavaScript, on random bytes', () => {
 
   it('countLineEnds counts LF, CR and CR LF once, a CR LF across 16-byte blocks too', () => {
     const next = random(7);
-    const n = new LineNormalizer();
+    const n = new WasmLineNormalizer();
     for (let round = 0; round < 300; round++) {
       const text = Array.from(
         { length: Math.floor(next() * 120) },
@@ -88,7 +98,7 @@ describe('the SIMD paths against plain JavaScript, on random bytes', () => {
         { length: Math.floor(next() * 150) },
         () => alphabet[Math.floor(next() * 10)],
       ).join('');
-      const n = new LineNormalizer('P,');
+      const n = new WasmLineNormalizer('P,');
       const out = Buffer.concat([n.push(Buffer.from(text)), n.end()]).toString();
       const lines = text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
       expect(out, JSON.stringify(text)).toBe(lines.map((line) => `P,${line}\n`).join(''));
@@ -98,8 +108,8 @@ describe('the SIMD paths against plain JavaScript, on random bytes', () => {
 
   it('pushView gives the bytes push gives, as a view of the WebAssembly memory when they come in one piece', () => {
     const next = random(13);
-    const viewed = new LineNormalizer('S,');
-    const copied = new LineNormalizer('S,');
+    const viewed = new WasmLineNormalizer('S,');
+    const copied = new WasmLineNormalizer('S,');
     let views = 0;
     for (let round = 0; round < 300; round++) {
       const text = Array.from(
@@ -116,7 +126,7 @@ describe('the SIMD paths against plain JavaScript, on random bytes', () => {
     // output longer than the room of one call (a long prefix on many short lines): the pieces joined, the
     // earlier ones copied before the next call wrote over them
     const prefix = 'P'.repeat(200);
-    const many = new LineNormalizer(prefix).pushView(Buffer.from('a\r\n'.repeat(1000)));
+    const many = new WasmLineNormalizer(prefix).pushView(Buffer.from('a\r\n'.repeat(1000)));
     expect(many.toString()).toBe(`${prefix}a\n`.repeat(1000));
   });
 });

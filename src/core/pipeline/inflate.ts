@@ -1,9 +1,10 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { constants, createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
 import { releaseChunk, takeChunk, trimChunk } from './chunk-pool.js';
+import { plainFallbacks } from './fallbacks.js';
+import { DECODED_CHUNK, StreamInflate } from './inflate-plain.js';
 
-/** Decoded bytes per chunk handed on: a sixteenth of zlib's default chunk count through every stage. */
-export const DECODED_CHUNK = 256 * 1024;
+export { DECODED_CHUNK } from './inflate-plain.js';
 
 /**
  * What a zlib stream of Node's keeps for its own synchronous path (lib/zlib.js, processChunkSync, the same
@@ -28,24 +29,26 @@ interface ZlibInternals {
 const EMPTY = Buffer.alloc(0);
 
 /**
- * The body's decoder for gzip or deflate, inflating into chunks of the chunk pool (chunk-pool.ts), on the
- * main thread. Node's zlib stream allocates a fresh buffer for each 256 KiB of output, and V8 frees dead
- * buffers late: that garbage set the download's peak memory (docs/internals.md#the-pooled-gzip-decoder).
- * Its native handle takes the output buffer from its caller, as Node's own synchronous API uses it; where a
- * Node version lacks it, Node's stream is returned, which decodes the same bytes.
+ * The body's decoder for gzip or deflate. The fast path inflates into chunks of the chunk pool
+ * (chunk-pool.ts), on the main thread: Node's zlib stream allocates a fresh buffer for each 256 KiB of
+ * output, and V8 frees dead buffers late, so that garbage set the download's peak memory
+ * (docs/internals.md#the-pooled-gzip-decoder). Its native handle takes the output buffer from its caller,
+ * as Node's own synchronous API uses it. The one place the decoder is chosen: Node's zlib stream
+ * (inflate-plain.ts), which decodes the same bytes, when the switch asks for it (fallbacks.ts) or where a
+ * Node version's zlib lacks that handle.
  */
-export function inflater(
-  encoding: 'gzip' | 'deflate',
-  zlib: Gunzip | Inflate = encoding === 'gzip' ? createGunzip() : createInflate(),
-): Transform {
-  const internals = zlib as unknown as ZlibInternals;
-  if (typeof internals._handle?.writeSync !== 'function' || !(internals._writeState instanceof Uint32Array)) {
-    zlib.close();
-    return encoding === 'gzip'
-      ? createGunzip({ chunkSize: DECODED_CHUNK })
-      : createInflate({ chunkSize: DECODED_CHUNK });
+export function inflater(encoding: 'gzip' | 'deflate', zlib?: Gunzip | Inflate): Transform {
+  if (plainFallbacks()) {
+    zlib?.close();
+    return new StreamInflate(encoding);
   }
-  return new PooledInflate(zlib, internals._handle, internals._writeState);
+  const stream = zlib ?? (encoding === 'gzip' ? createGunzip() : createInflate());
+  const internals = stream as unknown as ZlibInternals;
+  if (typeof internals._handle?.writeSync !== 'function' || !(internals._writeState instanceof Uint32Array)) {
+    stream.close();
+    return new StreamInflate(encoding);
+  }
+  return new PooledInflate(stream, internals._handle, internals._writeState);
 }
 
 /**

@@ -1,24 +1,20 @@
 import { isTextColumn } from '../model/records.js';
 import { releaseChunks, takeChunk } from './chunk-pool.js';
+import { plainFallbacks } from './fallbacks.js';
+import { FRAMES, type JsonChunk, type JsonFraming, PlainJsonRows } from './json-rows-plain.js';
 import { JSON_ROWS_WASM } from './wasm/json-rows-wasm.js';
 
-/** How records are framed: one per line (ndjson), or as the items of one array (json). */
-export type JsonFraming = 'ndjson' | 'json';
-
-/** The JSON records of a run of csv lines, and how many there are. */
-export interface JsonChunk {
-  bytes: Buffer;
-  records: number;
-}
+export type { JsonChunk, JsonFraming } from './json-rows-plain.js';
 
 /**
- * Bytes around each record. A json item starts with `,\n`, so chunks join without knowing what came
- * before; the caller turns the output's first `,` into `[`.
+ * Normalized csv lines of one list of columns as JSON records, as output-state.ts recordToJson writes
+ * them one line at a time. Two implementations give the same bytes: a WebAssembly loop (below) and plain
+ * JavaScript (json-rows-plain.ts).
  */
-const FRAMES: Record<JsonFraming, { open: string; close: string }> = {
-  ndjson: { open: '', close: '\n' },
-  json: { open: ',\n', close: '' },
-};
+export interface JsonRows {
+  /** The records of `lines` (complete lines, each ending in LF), in the order of the lines. */
+  convert(lines: Buffer, framing: JsonFraming, fallback: (line: string) => string): JsonChunk;
+}
 
 interface ConverterExports {
   memory: WebAssembly.Memory;
@@ -67,12 +63,11 @@ function columnTable(columns: readonly string[], framing: JsonFraming): Buffer {
 }
 
 /**
- * Turns normalized csv lines into JSON records for one list of columns, as output-state.ts recordToJson
- * does one line at a time, far too slowly for a large day (bench/README.md#line-ends-and-json-rows); here a
- * WebAssembly loop converts a whole chunk, and only the lines it cannot prove right (another field count,
- * bytes to escape, non-ASCII) go to `fallback`, which is recordToJson.
+ * The fast path: a WebAssembly loop converts a whole chunk, and only the lines it cannot prove right
+ * (another field count, bytes to escape, non-ASCII) go to `fallback`, which is recordToJson, far too slow
+ * alone for a large day (bench/README.md#line-ends-and-json-rows).
  */
-export class JsonRows {
+export class WasmJsonRows implements JsonRows {
   /** Without columns, keys depend on each line's field count: every line goes to the fallback. */
   private readonly tables: Record<JsonFraming, Buffer> | undefined;
   private readonly columnCount: number;
@@ -153,15 +148,46 @@ function reserve(wasm: ConverterExports, bytes: number): void {
   if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
 }
 
-const byColumns = new WeakMap<readonly string[], JsonRows>();
+const byColumns = new WeakMap<readonly string[], WasmJsonRows>();
+const plainByColumns = new WeakMap<readonly string[], PlainJsonRows>();
 
-/** The converter for `columns`, made once per column list (an output's columns are one array). */
+/**
+ * The converter for `columns`. The one place the implementation is chosen: the plain one when the switch
+ * asks for it (fallbacks.ts) or where WebAssembly cannot run (no WebAssembly global, as under
+ * `node --jitless`, or no SIMD), else WebAssembly, made once per column list (an output's columns are one
+ * array).
+ */
 export function jsonRowsFor(columns: readonly string[] | undefined): JsonRows {
-  if (!columns) return new JsonRows(undefined);
-  let rows = byColumns.get(columns);
+  const plain = plainFallbacks() || !wasmRuns();
+  if (!columns) return plain ? new PlainJsonRows(undefined) : new WasmJsonRows(undefined);
+  return plain ? made(plainByColumns, columns, PlainJsonRows) : made(byColumns, columns, WasmJsonRows);
+}
+
+/** The converter of `kind` for `columns`, made once per column list. */
+function made<T>(
+  cache: WeakMap<readonly string[], T>,
+  columns: readonly string[],
+  kind: new (c: readonly string[]) => T,
+): T {
+  let rows = cache.get(columns);
   if (!rows) {
-    rows = new JsonRows(columns);
-    byColumns.set(columns, rows);
+    rows = new kind(columns);
+    cache.set(columns, rows);
   }
   return rows;
+}
+
+let runs: boolean | undefined;
+
+/** Whether the WebAssembly module instantiates here: tried once per process. */
+function wasmRuns(): boolean {
+  if (runs === undefined) {
+    try {
+      converter();
+      runs = true;
+    } catch {
+      runs = false;
+    }
+  }
+  return runs;
 }

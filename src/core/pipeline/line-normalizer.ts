@@ -1,5 +1,54 @@
 import { takeChunk } from './chunk-pool.js';
+import { plainFallbacks } from './fallbacks.js';
+import { PlainLineNormalizer, PREFIX_LIMIT } from './line-normalizer-plain.js';
 import { LINE_NORMALIZER_WASM } from './wasm/line-normalizer-wasm.js';
+
+/**
+ * Turns the service's line ends (CRLF, LF or bare CR: docs/service.md#response-lines) into LF, drops blank
+ * lines (empty, or spaces and tabs only) and starts every line with a fixed prefix (the csv's `symbol`
+ * column); an unfinished last line is carried to the next chunk. Two implementations give the same bytes
+ * and counts: WebAssembly with SIMD (below) and plain JavaScript (line-normalizer-plain.ts).
+ */
+export interface LineNormalizer {
+  /** Complete lines written so far. */
+  readonly lines: number;
+  /** Bytes of the unfinished line held back so far. */
+  readonly pendingBytes: number;
+  /** The bytes every following line starts with (one response may differ from the next). */
+  setPrefix(prefix: string): void;
+  /** The complete, non-blank lines of `chunk` (after any carried partial line), each ending in LF. */
+  push(chunk: Buffer): Buffer;
+  /** push(), but the lines may be a view of scratch memory, valid only until the next call of any normalizer. */
+  pushView(chunk: Buffer): Buffer;
+  /** The unterminated last line (prefixed, with an LF added) if it holds anything but blanks; '' otherwise. */
+  end(): Buffer;
+  /** Line ends in `bytes` (CR LF counted once within a chunk): the raw path's rows. */
+  countLineEnds(bytes: Buffer): number;
+}
+
+/**
+ * A normalizer for one response. The one place the implementation is chosen: the plain one when the
+ * switch asks for it (fallbacks.ts) or where WebAssembly cannot run (no WebAssembly global, as under
+ * `node --jitless`, or no SIMD), else WebAssembly.
+ */
+export function newLineNormalizer(prefix = ''): LineNormalizer {
+  return plainFallbacks() || !wasmRuns() ? new PlainLineNormalizer(prefix) : new WasmLineNormalizer(prefix);
+}
+
+let runs: boolean | undefined;
+
+/** Whether the WebAssembly module instantiates here: tried once per process. */
+function wasmRuns(): boolean {
+  if (runs === undefined) {
+    try {
+      instance();
+      runs = true;
+    } catch {
+      runs = false;
+    }
+  }
+  return runs;
+}
 
 interface NormalizerExports {
   memory: WebAssembly.Memory;
@@ -32,15 +81,14 @@ function instance(): NormalizerExports {
 
 const PAGE = 65_536;
 /** Room for the prefix at the start of the wasm memory. */
-const PREFIX_AREA = 256;
+const PREFIX_AREA = PREFIX_LIMIT;
 
 /**
- * Turns the service's line ends (CRLF, LF or bare CR: docs/service.md#response-lines) into LF, drops blank
- * lines and starts every line with a fixed prefix (the csv's `symbol` column). This is the only per-byte
- * work on the csv path, so the loop is WebAssembly with SIMD (wasm/line-normalizer.wat,
- * docs/internals.md#the-webassembly-loops). An unfinished last line is carried to the next chunk.
+ * The fast path: the only per-byte work on the csv path, as a WebAssembly loop with SIMD
+ * (wasm/line-normalizer.wat, docs/internals.md#the-webassembly-loops) that copies runs of 16 bytes
+ * without a line end at once.
  */
-export class LineNormalizer {
+export class WasmLineNormalizer implements LineNormalizer {
   /** Complete lines written so far. */
   lines = 0;
   private carry: Buffer = Buffer.alloc(0);
@@ -55,7 +103,7 @@ export class LineNormalizer {
   /** The bytes every following line starts with (one response may differ from the next). */
   setPrefix(prefix: string): void {
     const bytes = Buffer.from(prefix);
-    if (bytes.length > PREFIX_AREA) throw new RangeError('line prefix too long');
+    if (bytes.length > PREFIX_LIMIT) throw new RangeError('line prefix too long');
     this.prefix = bytes;
   }
 

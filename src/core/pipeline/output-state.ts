@@ -53,9 +53,12 @@ export function recordToJson(line: string, names: readonly string[] | undefined,
   const parts: string[] = [];
   fields.forEach((field, i) => {
     const key = keys?.[i] ?? `field${i + 1}`;
-    const value =
-      field === '' ? 'null' : NUMBER_RE.test(field) && !isTextColumn(key) ? field : JSON.stringify(field);
-    parts.push(`${JSON.stringify(key)}:${value}`);
+    parts.push(`${JSON.stringify(key)}:${jsonValue(field, isTextColumn(key))}`);
   });
   return `{${parts.join(',')}}`;
+}
+
+/** One csv field as a JSON value: null when empty, a number's own text outside text columns, else a string. */
+export function jsonValue(field: string, isText: boolean): string {
+  return field === '' ? 'null' : !isText && NUMBER_RE.test(field) ? field : JSON.stringify(field);
 }

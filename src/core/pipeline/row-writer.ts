@@ -3,7 +3,7 @@ import { adaptLines, RECORD_SHAPES } from '../model/record-shapes.js';
 import type { CheckContext } from './body-checks.js';
 import { copyChunk, releaseChunk } from './chunk-pool.js';
 import { jsonRowsFor } from './json-rows.js';
-import { LineNormalizer } from './line-normalizer.js';
+import { newLineNormalizer } from './line-normalizer.js';
 import { type OutputState, recordToJson, writtenColumns } from './output-state.js';
 import { type RowRewrite, rowRewriter } from './row-rewrite.js';
 
@@ -30,7 +30,7 @@ export interface RowWriterOptions {
 export class RowWriter {
   /** Rows written to the output. */
   rows = 0;
-  private readonly normalizer = new LineNormalizer();
+  private readonly normalizer = newLineNormalizer();
   private readonly lineEnds = new LineCounter(this.normalizer);
   private readonly fieldNames: readonly string[] | undefined;
   private readonly suffix: string;
