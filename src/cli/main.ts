@@ -2,8 +2,8 @@ import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { isMdgetError } from '../core/model/errors.js';
 import { redactText } from '../core/model/redact.js';
-import { poisonReleasedChunks } from '../core/pipeline/chunk-pool.js';
-import { usePlainFallbacks } from '../core/pipeline/fallbacks.js';
+import { poisonReleasedChunks } from '../core/buffers/chunk-pool.js';
+import { usePlainFallbacks } from '../core/model/fallbacks.js';
 import { COMMANDS, commandSpec } from './command-table.js';
 import type { RunContext } from './context.js';
 import {
@@ -47,7 +47,7 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
   // The test suite's use-after-release check (docs/internals.md); no user needs it.
   if (streams.env.MDGET_DEBUG_POISON === '1') poisonReleasedChunks(true);
   // Plain JavaScript and Node's zlib stream instead of the fast paths, to test and compare them
-  // (core/pipeline/fallbacks.ts); no user needs it either.
+  // (core/model/fallbacks.ts); no user needs it either.
   if (streams.env.MDGET_DEBUG_PLAIN === '1') usePlainFallbacks(true);
   const controller = new AbortController();
   // Every request in flight listens to this one signal; --concurrency decides how many there are.

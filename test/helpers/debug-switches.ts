@@ -1,7 +1,7 @@
 // vitest setup: the library's own code in the test process runs with the use-after-release check on, and
 // with the plain fallbacks when the suite is run with MDGET_DEBUG_PLAIN=1 (as .ci/run does for a part).
-import { poisonReleasedChunks } from '../../src/core/pipeline/chunk-pool.js';
-import { usePlainFallbacks } from '../../src/core/pipeline/fallbacks.js';
+import { poisonReleasedChunks } from '../../src/core/buffers/chunk-pool.js';
+import { usePlainFallbacks } from '../../src/core/model/fallbacks.js';
 
 poisonReleasedChunks(true);
 if (process.env.MDGET_DEBUG_PLAIN === '1') usePlainFallbacks(true);

@@ -88,4 +88,35 @@ describe('architecture: imports point one way', () => {
     const { stdout, stderr } = await run(probe(lib));
     expect([stdout.trim(), stderr]).toEqual([baseline.stdout.trim(), '']);
   });
+
+  it('each folder of src/core imports only what docs/architecture.md allows it', () => {
+    const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+    const allowed = new Map<string, string[]>();
+    for (const [, folder, rule] of doc.matchAll(/^\| `src\/core\/([a-z]+)\/` \| [^|]+ \| ([^|]+) \|$/gm)) {
+      const names = [...(rule ?? '').matchAll(/`([a-z]+)`/g)].map((m) => m[1] ?? '');
+      allowed.set(folder ?? '', /all of the above/.test(rule ?? '') ? [...allowed.keys()] : names);
+    }
+    expect([...allowed.keys()].sort()).toEqual(
+      readdirSync(join(root, 'src/core'))
+        .filter((name) => statSync(join(root, 'src/core', name)).isDirectory())
+        .sort(),
+    );
+    const wrong: string[] = [];
+    for (const [folder, may] of allowed)
+      for (const file of files(join(root, 'src/core', folder)))
+        for (const to of importsOf(file)) {
+          const [target] = relative(join(root, 'src/core'), to).split(/[\\/]/);
+          if (target !== folder && !may.includes(target ?? ''))
+            wrong.push(`${relative(root, file)} -> ${target}`);
+        }
+    expect(wrong).toEqual([]);
+  });
+
+  it('every file docs/architecture.md names exists', () => {
+    const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+    const named = [...doc.matchAll(/`((?:src|bin|test)\/[^`\s]*)`/g)].map((m) => m[1] ?? '');
+    expect(named.length).toBeGreaterThan(40);
+    for (const path of named)
+      expect(statSync(join(root, path), { throwIfNoEntry: false }), path).toBeDefined();
+  });
 });

@@ -7,7 +7,7 @@ import {
   SLAB_BYTES,
   takeChunk,
   trimChunk,
-} from '../../src/core/pipeline/chunk-pool.js';
+} from '../../src/core/buffers/chunk-pool.js';
 
 // identities compared as booleans: a failed toBe on two 2 MiB ArrayBuffers takes minutes to print
 const HALF = SLAB_BYTES / 2;

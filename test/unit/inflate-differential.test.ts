@@ -2,9 +2,9 @@ import { Readable, type Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { copyChunk, releaseChunk } from '../../src/core/pipeline/chunk-pool.js';
-import { inflater } from '../../src/core/pipeline/inflate.js';
-import { StreamInflate } from '../../src/core/pipeline/inflate-plain.js';
+import { copyChunk, releaseChunk } from '../../src/core/buffers/chunk-pool.js';
+import { inflater } from '../../src/core/http/inflate.js';
+import { StreamInflate } from '../../src/core/http/inflate-plain.js';
 import { random, randomBody, randomPieces } from '../helpers/random-body.js';
 
 /**

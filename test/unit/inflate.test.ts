@@ -2,10 +2,10 @@ import { Readable, type Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { copyChunk, POISON_BYTE, releaseChunk, takeChunk } from '../../src/core/pipeline/chunk-pool.js';
-import { usePlainFallbacks } from '../../src/core/pipeline/fallbacks.js';
-import { DECODED_CHUNK, inflater } from '../../src/core/pipeline/inflate.js';
-import { StreamInflate } from '../../src/core/pipeline/inflate-plain.js';
+import { copyChunk, POISON_BYTE, releaseChunk, takeChunk } from '../../src/core/buffers/chunk-pool.js';
+import { usePlainFallbacks } from '../../src/core/model/fallbacks.js';
+import { DECODED_CHUNK, inflater } from '../../src/core/http/inflate.js';
+import { StreamInflate } from '../../src/core/http/inflate-plain.js';
 
 type Encoding = 'gzip' | 'deflate';
 

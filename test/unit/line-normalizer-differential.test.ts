@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usePlainFallbacks } from '../../src/core/pipeline/fallbacks.js';
+import { usePlainFallbacks } from '../../src/core/model/fallbacks.js';
 import {
   type LineNormalizer,
   newLineNormalizer,

@@ -4,21 +4,16 @@
  * anything is planned or sent; credentials are refused (MDGET_CONFIG): they come from the environment.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { configError, type MdgetError, usageError } from '../model/errors.js';
 import type { DownloadName } from '../model/options.js';
-import { checkOutputPath, placeholdersOf } from '../plan/templates.js';
-import {
-  type Dataset,
-  type DatasetInput,
-  type ReferenceFile,
-  SERIES_KINDS,
-  type Series,
-  type SeriesKind,
-} from './dataset.js';
+import { placeholdersOf } from '../plan/templates.js';
+import { type Dataset, type DatasetInput, SERIES_KINDS, type Series, type SeriesKind } from './dataset.js';
 import { type KeyLocator, type KeyPath, keyLocator } from './key-lines.js';
-import { formatOfPath, REFERENCE_FORMATS } from './path-formats.js';
+import { formatOfPath } from './path-formats.js';
+import { checkReference } from './reference-file.js';
 import { seriesOptions, show } from './series-options.js';
+import { type Checking, outputOf, type Table, tableOf, unknownKeys } from './table-checks.js';
 
 /** The file mdget reads when none is named. */
 export const DEFAULT_DATASET_FILE = 'mdget.toml';
@@ -63,12 +58,8 @@ interface Source {
   locate?: KeyLocator;
 }
 
-type Table = Record<string, unknown>;
-
 const TOP_KEYS = ['root', 'series', 'reference'];
 const SERIES_KEYS = ['name', 'kind', 'symbols', 'symbols_file', 'start', 'end', 'path', 'tz', 'options'];
-const REFERENCE_KEYS = ['exchanges', 'instruments'];
-const INSTRUMENTS_KEYS = ['exchanges', 'path'];
 const SECRET_KEY = /^(password|username|user|.*-url|.*_url|exchanges-path|exchanges_path)$/i;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SYMBOL = /^[^\s,]{1,64}$/;
@@ -92,13 +83,6 @@ async function checkDataset(raw: unknown, source: Source): Promise<Dataset> {
   if (series.length === 0 && reference.length === 0)
     throw fail([], 'nothing to keep: add a [[series]] table or a [reference] table (docs/dataset.md)');
   return { ...(source.file ? { file: source.file } : {}), root, series, reference };
-}
-
-interface Checking {
-  base?: string;
-  root: string;
-  at: (path: KeyPath) => string;
-  fail: (path: KeyPath, message: string) => MdgetError;
 }
 
 async function checkSeriesList(value: unknown, ctx: Checking & { base: string }): Promise<Series[]> {
@@ -267,64 +251,6 @@ function dateOf(
   throw fail([key], `${key} takes a date such as 2025-03-10, not ${show(value)}`);
 }
 
-/** The absolute template of a path under root: relative, inside root, a known placeholder each. */
-function outputOf(path: string, root: string, fail: (message: string) => MdgetError): string {
-  if (isAbsolute(path)) throw fail(`path ${path}: give it relative to root, which every file goes under`);
-  if (normalize(path).split(/[\\/]/).includes('..'))
-    throw fail(`path ${path}: leaves root; every file of a dataset stays under it`);
-  if (/[\\/]?\.mdget([\\/]|$)/.test(path) || path.startsWith('.mdget'))
-    throw fail(`path ${path}: .mdget holds the ledger; write data elsewhere`);
-  try {
-    checkOutputPath(path, 'path');
-  } catch (error) {
-    throw fail((error as Error).message);
-  }
-  if (placeholdersOf(path).includes('ext'))
-    throw fail(`path ${path}: write the extension itself (.csv, .csv.gz, .ndjson): it sets the format`);
-  return join(root, path);
-}
-
-function checkReference(value: unknown, ctx: Checking): ReferenceFile[] {
-  if (value === undefined) return [];
-  const table = tableOf(value, ['reference'], 'the [reference] table', ctx.fail);
-  unknownKeys(table, REFERENCE_KEYS, ['reference'], ctx.fail);
-  const files: ReferenceFile[] = [];
-  const exchanges = table['exchanges'];
-  if (exchanges !== undefined) {
-    const key = ['reference', 'exchanges'];
-    if (typeof exchanges !== 'string')
-      throw ctx.fail(key, 'reference.exchanges takes a path as a string, such as "reference/exchanges.csv"');
-    const path = outputOf(exchanges, ctx.root, (m) => ctx.fail(key, `reference.exchanges: ${m}`));
-    const format = REFERENCE_FORMATS.exchanges(exchanges, (m) => ctx.fail(key, `reference.exchanges: ${m}`));
-    files.push({ kind: 'exchanges', path, format, where: ctx.at(key) });
-  }
-  const instruments = table['instruments'];
-  if (instruments !== undefined) {
-    const key = ['reference', 'instruments'];
-    const fail = (sub: string, m: string) => ctx.fail([...key, sub], `reference.instruments.${sub}: ${m}`);
-    const spec = tableOf(instruments, key, 'reference.instruments', ctx.fail);
-    unknownKeys(spec, INSTRUMENTS_KEYS, key, ctx.fail);
-    const list = spec['exchanges'];
-    if (!Array.isArray(list) || list.length === 0 || !list.every((e) => typeof e === 'string' && e.trim()))
-      throw fail('exchanges', 'takes a list of exchange ids or descriptions, as ["CME"]');
-    const path = spec['path'];
-    if (typeof path !== 'string')
-      throw fail('path', 'takes a template such as "reference/instruments-{exchange}.sqlite"');
-    if (list.length > 1 && !path.includes('{exchange}'))
-      throw fail(
-        'path',
-        `${path} has no {exchange}: the files of ${list.length} exchanges would fold into one`,
-      );
-    const format = REFERENCE_FORMATS.instruments(path, (m) => fail('path', m));
-    const template = outputOf(path.replaceAll('{exchange}', 'EXCHANGE'), ctx.root, (m) => fail('path', m));
-    for (const exchange of list as string[]) {
-      const file = template.replaceAll('EXCHANGE', exchange.replace(/[^A-Za-z0-9._-]/g, '_'));
-      files.push({ kind: 'instruments', exchange, path: file, format, where: ctx.at([...key, 'path']) });
-    }
-  }
-  return files;
-}
-
 function refuseSecrets(value: unknown, path: (string | number)[], at: (path: KeyPath) => string): void {
   if (value === null || typeof value !== 'object' || value instanceof Date) return;
   for (const [key, inner] of Object.entries(value)) {
@@ -335,46 +261,4 @@ function refuseSecrets(value: unknown, path: (string | number)[], at: (path: Key
       );
     refuseSecrets(inner, here, at);
   }
-}
-
-function tableOf(
-  value: unknown,
-  path: KeyPath,
-  what: string,
-  fail: (path: KeyPath, message: string) => MdgetError,
-): Table {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date)
-    throw fail(path, `${what} must be a table, not ${show(value)}`);
-  return value as Table;
-}
-
-function unknownKeys(
-  table: Table,
-  known: readonly string[],
-  path: KeyPath,
-  fail: (path: KeyPath, message: string) => MdgetError,
-): void {
-  for (const key of Object.keys(table)) {
-    if (known.includes(key)) continue;
-    const near = known.find((k) => distance(k, key) <= 2);
-    throw fail(
-      [...path, key],
-      `unknown key ${key}${near ? ` (did you mean ${near}?)` : ''}; the keys are ${known.join(', ')}`,
-    );
-  }
-}
-
-/** Edit distance of two short keys, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const kept = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = kept;
-    }
-  }
-  return row[b.length]!;
 }

@@ -1,5 +1,5 @@
 import type { Transform } from 'node:stream';
-import { inflater } from '../pipeline/inflate.js';
+import { inflater } from './inflate.js';
 import { toMdgetError } from './to-mdget-error.js';
 
 type Headers = Record<string, string | string[] | undefined>;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { takeChunk } from '../pipeline/chunk-pool.js';
+import { takeChunk } from '../buffers/chunk-pool.js';
 
 /** A response as it starts: status, headers (lower-case names) and the body still arriving. */
 export interface StartedResponse {

@@ -1,4 +1,4 @@
-import { takeChunk } from './chunk-pool.js';
+import { takeChunk } from '../buffers/chunk-pool.js';
 
 const LF = 10;
 const CR = 13;

@@ -1,5 +1,5 @@
-import { takeChunk } from './chunk-pool.js';
-import { plainFallbacks } from './fallbacks.js';
+import { takeChunk } from '../buffers/chunk-pool.js';
+import { plainFallbacks } from '../model/fallbacks.js';
 import { PlainLineNormalizer, PREFIX_LIMIT } from './line-normalizer-plain.js';
 import { LINE_NORMALIZER_WASM } from './wasm/line-normalizer-wasm.js';
 

@@ -8,7 +8,7 @@ export type { CutVerdict } from './hold-back.js';
 
 import { type CheckContext, checkFirstLine, checkLastLine, checkLaterLines, fail } from './body-checks.js';
 import { BodyHead } from './body-head.js';
-import { releaseChunk } from './chunk-pool.js';
+import { releaseChunk } from '../buffers/chunk-pool.js';
 import { EdgeFilter, type KeyOf } from './edge-filter.js';
 import { type CutVerdict, holdBack } from './hold-back.js';
 import { LineCarry } from './line-carry.js';

@@ -1,4 +1,4 @@
-import { releaseChunk } from '../pipeline/chunk-pool.js';
+import { releaseChunk } from '../buffers/chunk-pool.js';
 import { isDigit, MINUS, scanNumber } from './json-number.js';
 
 /** Which values `streamJsonObjects` yields: the elements of one top-level array, or each top-level value. */

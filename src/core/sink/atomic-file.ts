@@ -3,7 +3,7 @@ import { copyFile, type FileHandle, open, rename, rm, truncate } from 'node:fs/p
 import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ioError, MdgetError } from '../model/errors.js';
-import { releaseChunks } from '../pipeline/chunk-pool.js';
+import { releaseChunks } from '../buffers/chunk-pool.js';
 
 /** Where a download goes: a writable plus the two ways it can end. */
 export interface Sink {

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { releaseChunks } from '../pipeline/chunk-pool.js';
+import { releaseChunks } from '../buffers/chunk-pool.js';
 import { writeAll } from './atomic-file.js';
 
 /**

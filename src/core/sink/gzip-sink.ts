@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { constants, createGzip } from 'node:zlib';
-import { releaseChunk } from '../pipeline/chunk-pool.js';
+import { releaseChunk } from '../buffers/chunk-pool.js';
 import type { Sink } from './atomic-file.js';
 
 /**

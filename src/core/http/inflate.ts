@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { constants, createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
-import { releaseChunk, takeChunk, trimChunk } from './chunk-pool.js';
-import { plainFallbacks } from './fallbacks.js';
+import { releaseChunk, takeChunk, trimChunk } from '../buffers/chunk-pool.js';
+import { plainFallbacks } from '../model/fallbacks.js';
 import { DECODED_CHUNK, StreamInflate } from './inflate-plain.js';
 
 export { DECODED_CHUNK } from './inflate-plain.js';

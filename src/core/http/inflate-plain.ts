@@ -1,6 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
-import { releaseChunk } from './chunk-pool.js';
+import { releaseChunk } from '../buffers/chunk-pool.js';
 
 /** Decoded bytes per chunk handed on: a sixteenth of zlib's default chunk count through every stage. */
 export const DECODED_CHUNK = 256 * 1024;
