@@ -13,6 +13,7 @@ import {
   type ParamSpec,
   ticksParams,
 } from '../core/model/params.js';
+import { CONFIG_OPTIONS } from './config-options.js';
 import { DATASET_COMMANDS } from './dataset-commands.js';
 import type { OptionName } from './options.js';
 
@@ -45,18 +46,7 @@ export interface CommandSpec {
   readonly examples: readonly string[];
 }
 
-/** Configuration flags: every command accepts all of them, and shows those it uses. */
-export const CONFIG_OPTIONS = [
-  'username',
-  'password-stdin',
-  'password',
-  'historical-url',
-  'futures-options-url',
-  'extras-url',
-  'exchanges-path',
-  'instruments-url',
-  'env-file',
-] as const satisfies readonly OptionName[];
+export { CONFIG_OPTIONS } from './config-options.js';
 
 const REQUEST = ['param', 'symbols-file', 'shard'] as const satisfies readonly OptionName[];
 const SERIES_REQUEST = ['window', 'max-rows'] as const satisfies readonly OptionName[];

@@ -1,19 +1,9 @@
 /** The dataset commands as rows of the command table (command-table.ts): sync, status and verify. */
-import type { OptionName } from './options.js';
+import { CONFIG_OPTIONS } from './config-options.js';
 
 const FILE_ARG = [
   { name: 'file', help: 'the dataset file (default: mdget.toml in the working directory)' },
 ] as const;
-const CONFIG = [
-  'username',
-  'password-stdin',
-  'historical-url',
-  'futures-options-url',
-  'extras-url',
-  'exchanges-path',
-  'instruments-url',
-  'env-file',
-] as const satisfies readonly OptionName[];
 
 export const DATASET_COMMANDS = [
   {
@@ -33,7 +23,7 @@ export const DATASET_COMMANDS = [
       'retries',
       'timeout',
       'rate',
-      ...CONFIG,
+      ...CONFIG_OPTIONS,
       'progress',
       'quiet',
       'verbose',

@@ -1,9 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { isMdgetError } from '../core/model/errors.js';
-import { redactText } from '../core/model/redact.js';
 import { poisonReleasedChunks } from '../core/buffers/chunk-pool.js';
+import { isMdgetError } from '../core/model/errors.js';
 import { usePlainFallbacks } from '../core/model/fallbacks.js';
+import { redactText } from '../core/model/redact.js';
 import { COMMANDS, commandSpec } from './command-table.js';
 import type { RunContext } from './context.js';
 import {

@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
+import { releaseChunks } from '../buffers/chunk-pool.js';
 import { MdgetError } from '../model/errors.js';
 import { redactText, redactUrl } from '../model/redact.js';
-import { releaseChunks } from '../buffers/chunk-pool.js';
 
 /**
  * What a body should be: `csv`, a data endpoint's (its futures options JSON included), which never starts

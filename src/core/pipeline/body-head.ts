@@ -1,7 +1,7 @@
+import { releaseChunk } from '../buffers/chunk-pool.js';
 import { redactUrl } from '../model/redact.js';
 import type { CheckContext } from './body-checks.js';
 import { fail, firstLine } from './body-checks.js';
-import { releaseChunk } from '../buffers/chunk-pool.js';
 
 /** Bytes a body may hold before its first line end, at most: a record is well under 1 KiB. */
 const HEAD_CAP = 64 * 1024;

@@ -1,6 +1,6 @@
-import { isTextColumn } from '../model/records.js';
 import { releaseChunks, takeChunk } from '../buffers/chunk-pool.js';
 import { plainFallbacks } from '../model/fallbacks.js';
+import { isTextColumn } from '../model/records.js';
 import { FRAMES, type JsonChunk, type JsonFraming, PlainJsonRows } from './json-rows-plain.js';
 import { JSON_ROWS_WASM } from './wasm/json-rows-wasm.js';
 

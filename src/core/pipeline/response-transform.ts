@@ -6,9 +6,9 @@ import { formatKey, keyLength, timeFieldIndex } from '../plan/series.js';
 
 export type { CutVerdict } from './hold-back.js';
 
+import { releaseChunk } from '../buffers/chunk-pool.js';
 import { type CheckContext, checkFirstLine, checkLastLine, checkLaterLines, fail } from './body-checks.js';
 import { BodyHead } from './body-head.js';
-import { releaseChunk } from '../buffers/chunk-pool.js';
 import { EdgeFilter, type KeyOf } from './edge-filter.js';
 import { type CutVerdict, holdBack } from './hold-back.js';
 import { LineCarry } from './line-carry.js';

@@ -1,7 +1,7 @@
+import { copyChunk, releaseChunk } from '../buffers/chunk-pool.js';
 import type { RecordKind } from '../model/record-shapes.js';
 import { adaptLines, RECORD_SHAPES } from '../model/record-shapes.js';
 import type { CheckContext } from './body-checks.js';
-import { copyChunk, releaseChunk } from '../buffers/chunk-pool.js';
 import { jsonRowsFor } from './json-rows.js';
 import { newLineNormalizer } from './line-normalizer.js';
 import { type OutputState, recordToJson, writtenColumns } from './output-state.js';

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
-import { MdgetError } from '../model/errors.js';
 import { releaseChunk, releaseChunks, takeChunk, trimChunk } from '../buffers/chunk-pool.js';
+import { MdgetError } from '../model/errors.js';
 import { csvField, csvLine } from './csv.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import { type JsonNumber, numberText, stringifyLossless } from './lossless-json.js';

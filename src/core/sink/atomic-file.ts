@@ -2,8 +2,8 @@ import { constants, fdatasync, writev } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
-import { ioError, MdgetError } from '../model/errors.js';
 import { releaseChunks } from '../buffers/chunk-pool.js';
+import { ioError, MdgetError } from '../model/errors.js';
 
 /** Where a download goes: a writable plus the two ways it can end. */
 export interface Sink {

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { KeyValue } from 'hyparquet';
-import type { ParquetCompression } from '../../model/formats.js';
 import { releaseChunk } from '../../buffers/chunk-pool.js';
+import type { ParquetCompression } from '../../model/formats.js';
 import { type Sink, writeTo } from '../atomic-file.js';
 import { ColumnBatch, type ParquetColumn } from './column-batch.js';
 import { CsvColumnReader } from './csv-columns.js';
