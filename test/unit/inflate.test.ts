@@ -3,9 +3,9 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { copyChunk, POISON_BYTE, releaseChunk, takeChunk } from '../../src/core/buffers/chunk-pool.js';
-import { usePlainFallbacks } from '../../src/core/model/fallbacks.js';
 import { DECODED_CHUNK, inflater } from '../../src/core/http/inflate.js';
 import { StreamInflate } from '../../src/core/http/inflate-plain.js';
+import { usePlainFallbacks } from '../../src/core/model/fallbacks.js';
 
 type Encoding = 'gzip' | 'deflate';
 

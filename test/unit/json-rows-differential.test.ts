@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { outputColumns, RECORD_SHAPES, type RecordKind } from '../../src/core/model/record-shapes.js';
 import { usePlainFallbacks } from '../../src/core/model/fallbacks.js';
+import { outputColumns, RECORD_SHAPES, type RecordKind } from '../../src/core/model/record-shapes.js';
 import { type JsonFraming, jsonRowsFor, WasmJsonRows } from '../../src/core/pipeline/json-rows.js';
 import { PlainJsonRows } from '../../src/core/pipeline/json-rows-plain.js';
 import { PlainLineNormalizer } from '../../src/core/pipeline/line-normalizer-plain.js';
