@@ -22,21 +22,24 @@ describe('MDGET_DEBUG_PLAIN=1: the plain fallbacks write the same bytes as the f
     ['gzip, chunked, CRLF', {}],
     ['uncompressed, LF, an unterminated last line', { gzip: 'never', lineEnding: 'lf', finalNewline: false }],
   ] as const)('%s: raw, csv, ndjson and json', { timeout: 120_000 }, async (_name, options) => {
-    await withEmulator({ ticksPerDay: 60_000, ...options }, async (emu) => {
+    await withEmulator({ ticksPerDay: 20_000, ...options }, async (emu) => {
       const dir = tempDir();
       for (const format of ['raw', 'csv', 'ndjson', 'json']) {
-        const outputs: Buffer[] = [];
-        for (const [name, env] of [
-          ['fast', FAST],
-          ['plain', PLAIN],
-        ] as const) {
-          const file = join(dir, `${format}.${name}`);
-          const args = ['ticks', 'ESM25', '--start', '2025-03-13', '--format', format, '-o', file, '-q'];
-          const run = await runCli(args, { env: { ...emu.env, ...env }, timeoutMs: 60_000 });
-          expect([run.code, run.stderr], `${format} ${name}`).toEqual([0, '']);
-          outputs.push(readFileSync(file));
-        }
-        expect(outputs[0]!.length, format).toBeGreaterThan(1_000_000);
+        const outputs = await Promise.all(
+          (
+            [
+              ['fast', FAST],
+              ['plain', PLAIN],
+            ] as const
+          ).map(async ([name, env]) => {
+            const file = join(dir, `${format}.${name}`);
+            const args = ['ticks', 'ESM25', '--start', '2025-03-13', '--format', format, '-o', file, '-q'];
+            const run = await runCli(args, { env: { ...emu.env, ...env }, timeoutMs: 60_000 });
+            expect([run.code, run.stderr], `${format} ${name}`).toEqual([0, '']);
+            return readFileSync(file);
+          }),
+        );
+        expect(outputs[0]!.length, format).toBeGreaterThan(500_000);
         expect(outputs[1]!.equals(outputs[0]!), format).toBe(true);
       }
     });

@@ -144,7 +144,7 @@ describe('mdget sync', () => {
   }, 60_000);
 
   it('a sync killed by SIGKILL is completed by the next, byte-equal to a clean run, every row matching', async () => {
-    await withEmulator({ now: new Date(DAY2), latency: 40 }, async (emu) => {
+    await withEmulator({ now: new Date(DAY2) }, async (emu) => {
       const toml = DATASET.replace('start = "2025-03-11"', 'start = "2025-02-24"').replace(
         /\[reference\][\s\S]*$/,
         '',
@@ -158,6 +158,7 @@ describe('mdget sync', () => {
 
       const killed = tempDir();
       writeFileSync(join(killed, 'mdget.toml'), toml);
+      emu.options.latency = 40; // slow enough to be killed halfway
       const child = spawn(BIN, ['sync', '--concurrency', '2'], {
         cwd: killed,
         env: { PATH: nodePath(), NO_COLOR: '1', ...DEBUG_ENV, ...env },
@@ -171,6 +172,7 @@ describe('mdget sync', () => {
       const partial = filesOf(join(killed, 'data'));
       expect(partial.size).toBeLessThan(filesOf(join(clean, 'data')).size);
 
+      emu.options.latency = 0;
       const rerun = await runCli(['sync'], { cwd: killed, env, timeoutMs: 60_000 });
       expect(rerun.code).toBe(0);
       const a = filesOf(join(clean, 'data'));
