@@ -68,7 +68,9 @@ export async function runSyncCommand(
     return runSync(dataset, options, { ...deps, onNote: note, config, now });
   });
   if (!flags.quiet) {
-    for (const f of result.failed)
+    // one failure that stopped everything is main's one line; a partial sync names each file
+    const named = result.failure?.code === 'MDGET_PARTIAL' || result.failed.length > 1;
+    for (const f of named ? result.failed : [])
       ctx.io.stderr.write(
         `mdget: ${printable(redactText(`${shown(dataset, f.path)}: ${f.error.message}`, ctx.secrets))}\n`,
       );
