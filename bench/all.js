@@ -9,6 +9,7 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const benches = [
   ['run.js', process.argv.slice(2)],
   ['memory.js', []],
+  ['sync.js', []],
   ...(QUICK
     ? []
     : [
