@@ -7,14 +7,7 @@
 import type { Config } from '../model/config.js';
 import { DEFAULTS } from '../model/defaults.js';
 import { interruptedError, MdgetError } from '../model/errors.js';
-import type {
-  BatchResult,
-  PlanEvent,
-  ProgressEvent,
-  RequestResult,
-  RunCounts,
-  RunDeps,
-} from '../run/run-types.js';
+import type { BatchResult, RequestResult, RunCounts, RunDeps } from '../run/run-types.js';
 import type { Dataset } from './dataset.js';
 import { fileFacts } from './file-facts.js';
 import { Ledger, type LedgerRow, ledgerName, type Share } from './ledger.js';
@@ -22,6 +15,7 @@ import { planDataset, type SeriesPlan } from './series-plan.js';
 import { removeStaleParts } from './stale-parts.js';
 import { type Decision, decide, type FetchReason, inShare } from './sync-decisions.js';
 import { lockSync } from './sync-lock.js';
+import { progressAcrossJobs } from './sync-progress.js';
 import { type ReferenceOutcome, syncReference } from './sync-reference.js';
 import { fetchSeries, Recorder } from './sync-series.js';
 
@@ -83,6 +77,22 @@ export async function runSync(dataset: Dataset, options: SyncOptions, deps: Sync
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
+  try {
+    return await syncLocked(dataset, plans, reference, options, deps);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The sync itself, the lock held: decisions, fetches and reference files, recorded in the ledger. */
+async function syncLocked(
+  dataset: Dataset,
+  plans: readonly SeriesPlan[],
+  reference: Dataset['reference'],
+  options: SyncOptions,
+  deps: SyncDeps,
+): Promise<SyncResult> {
+  const share = options.shard;
   const ledger = Ledger.open(dataset.root, share);
   const syncId = ledger.startSync(deps.now().toISOString(), process.pid);
   const result = emptyResult();
@@ -109,7 +119,7 @@ export async function runSync(dataset: Dataset, options: SyncOptions, deps: Sync
         deps: { ...deps, stdout: deps.stdout },
       });
       for (const r of result.reference) {
-        if (r.status === 'written')
+        if (r.status === 'written' || r.status === 'failed')
           result.fetches.push({ series: r.kind, path: r.path, reason: 'refresh', requests: 1 });
         if (r.error) result.failed.push({ series: r.kind, path: r.path, error: r.error });
       }
@@ -124,7 +134,6 @@ export async function runSync(dataset: Dataset, options: SyncOptions, deps: Sync
       failures: result.failed.map((f) => ({ series: f.series, path: f.path, reason: f.error.message })),
     });
     ledger.close();
-    await lock.release();
   }
   return result;
 }
@@ -260,39 +269,3 @@ const emptyResult = (): SyncResult => ({
   failed: [],
   stdoutClosed: false,
 });
-
-/**
- * The listeners of a sync's jobs as one run: each job counts its plan and numbers its requests from zero,
- * so the plan told is the jobs' before it plus this one's, and ids are kept apart. `next()` gives the
- * deps of the next job.
- */
-function progressAcrossJobs(deps: SyncDeps): () => RunDeps {
-  const before: PlanEvent = { requests: 0, outputs: 0, skipped: 0 };
-  let last: PlanEvent = { requests: 0, outputs: 0, skipped: 0 };
-  let idBase = 0;
-  let maxId = -1;
-  const { onPlan, onProgress } = deps;
-  return () => {
-    before.requests += last.requests;
-    before.outputs += last.outputs;
-    before.skipped += last.skipped;
-    last = { requests: 0, outputs: 0, skipped: 0 };
-    idBase = maxId + 1;
-    return {
-      ...deps,
-      onPlan: (event) => {
-        last = event;
-        onPlan?.({
-          requests: before.requests + event.requests,
-          outputs: before.outputs + event.outputs,
-          skipped: before.skipped + event.skipped,
-        });
-      },
-      onProgress: (event: ProgressEvent) => {
-        const id = event.id + idBase;
-        maxId = Math.max(maxId, id);
-        onProgress?.({ ...event, id });
-      },
-    };
-  };
-}
