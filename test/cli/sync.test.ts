@@ -70,8 +70,11 @@ function ledgerRows(dir: string, name = 'ledger.sqlite'): Record<string, unknown
   }
 }
 
+/** The days requested of a page, sorted: requests in flight at once arrive in any order. */
 const days = (emu: { requests: { query: Record<string, string> }[] }, page: string) =>
-  requestsTo(emu as never, page).map((r) => r.query['start']?.slice(0, 8));
+  requestsTo(emu as never, page)
+    .map((r) => r.query['start']?.slice(0, 8))
+    .sort();
 
 describe('mdget sync', () => {
   it('day 1 fetches the dataset; day 2 only the new day and the provisional one, and 304 for the reference', async () => {
