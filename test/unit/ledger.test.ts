@@ -30,8 +30,8 @@ describe('the ledger schema', () => {
     const ledger = Ledger.open(root);
     expect(ledger.rows().get('eod/AAPL.csv')).toMatchObject({ rows: 49, bytes: 3120, provisional: false });
     const id = ledger.startSync('2025-03-17T21:00:00.000Z', 1);
-    ledger.endSync(id, { exitCode: 0, fetched: 0, failed: 0, failures: [] });
-    expect(ledger.lastSync()).toMatchObject({ exitCode: 0 });
+    ledger.endSync(id, { outcome: 'MDGET_PARTIAL', fetched: 1, failed: 1, failures: [] });
+    expect(ledger.lastSync()).toMatchObject({ outcome: 'MDGET_PARTIAL', fetched: 1, failed: 1 });
     ledger.close();
     const db = openSqlite(join(ledgerDir(root), 'ledger.sqlite'), { readonly: true });
     expect(db.prepare('PRAGMA user_version').get()?.['user_version']).toBe(LEDGER_VERSION);

@@ -8,6 +8,7 @@ import type { Dataset } from '../../core/dataset/dataset.js';
 import { MdgetError } from '../../core/model/errors.js';
 import { redactText } from '../../core/model/redact.js';
 import { configFrom, type RunContext } from '../context.js';
+import { exitCodeFor } from '../exit-codes.js';
 import type { FlagsOf } from '../flags.js';
 import { printable } from '../progress-lines.js';
 
@@ -133,7 +134,7 @@ export async function runStatusCommand(
   const last = status.lastSync;
   out.write(
     last
-      ? `last sync: ${last.startedAt}${last.endedAt ? `, ended ${last.endedAt}` : ', did not end'}, exit ${last.exitCode ?? '-'}\n`
+      ? `last sync: ${last.startedAt}${last.endedAt ? `, ended ${last.endedAt}` : ', did not end'}, exit ${last.outcome === undefined ? '-' : last.outcome === 'ok' ? 0 : exitCodeFor(last.outcome)}\n`
       : 'last sync: none\n',
   );
   out.write(status.complete ? 'complete\n' : 'incomplete: mdget sync fetches what is missing\n');

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ioError, MdgetError } from '../model/errors.js';
+import { type ErrorCode, ioError, MdgetError } from '../model/errors.js';
 import { openSqlite, type SqliteDatabase, type SqliteRow } from '../reference/sqlite-backend.js';
 
 /** The ledger's row for one file: its window, what it holds, and how it was fetched. */
@@ -57,7 +57,7 @@ const MIGRATIONS = [
      provisional INTEGER NOT NULL, requests INTEGER NOT NULL, continuations INTEGER NOT NULL,
      etag TEXT, last_modified TEXT)`,
   `CREATE TABLE syncs (
-     id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, ended_at TEXT, exit_code INTEGER,
+     id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, ended_at TEXT, outcome TEXT,
      fetched INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, pid INTEGER);
    CREATE TABLE failures (sync_id INTEGER NOT NULL, series TEXT NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL)`,
 ];
@@ -69,7 +69,8 @@ export const LEDGER_VERSION = MIGRATIONS.length;
 export interface SyncRecord {
   startedAt: string;
   endedAt?: string;
-  exitCode?: number;
+  /** 'ok', or the code of the error that ended it (the CLI maps it to its exit status). */
+  outcome?: 'ok' | ErrorCode;
   fetched: number;
   failed: number;
   failures: { series: string; path: string; reason: string }[];
@@ -173,8 +174,8 @@ export class Ledger {
     this.db.exec('BEGIN IMMEDIATE');
     try {
       this.db
-        .prepare('UPDATE syncs SET ended_at = ?, exit_code = ?, fetched = ?, failed = ? WHERE id = ?')
-        .run(record.endedAt ?? null, record.exitCode ?? null, record.fetched, record.failed, id);
+        .prepare('UPDATE syncs SET ended_at = ?, outcome = ?, fetched = ?, failed = ? WHERE id = ?')
+        .run(record.endedAt ?? null, record.outcome ?? null, record.fetched, record.failed, id);
       const insert = this.db.prepare(
         'INSERT INTO failures (sync_id, series, path, reason) VALUES (?, ?, ?, ?)',
       );
@@ -197,7 +198,9 @@ export class Ledger {
     return {
       startedAt: String(row['started_at']),
       ...(row['ended_at'] === null ? {} : { endedAt: String(row['ended_at']) }),
-      ...(row['exit_code'] === null ? {} : { exitCode: Number(row['exit_code']) }),
+      ...(row['outcome'] === null || row['outcome'] === undefined
+        ? {}
+        : { outcome: String(row['outcome']) as 'ok' | ErrorCode }),
       fetched: Number(row['fetched']),
       failed: Number(row['failed']),
       failures,

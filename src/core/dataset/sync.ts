@@ -128,7 +128,7 @@ async function syncLocked(
   } finally {
     ledger.endSync(syncId, {
       endedAt: deps.now().toISOString(),
-      exitCode: exitCodeOf(result.failure),
+      outcome: result.failure?.code ?? 'ok',
       fetched: result.fetches.length - result.failed.length,
       failed: result.failed.length,
       failures: result.failed.map((f) => ({ series: f.series, path: f.path, reason: f.error.message })),
@@ -202,20 +202,6 @@ function failureOf(result: SyncResult, signal: AbortSignal | undefined): MdgetEr
     'MDGET_PARTIAL',
     `${result.failed.length} of ${result.fetches.length} files failed (first: ${first.path}: ${first.error.message})`,
   );
-}
-
-/** The exit status the ledger keeps for `status` (the CLI's own table maps codes the same way). */
-function exitCodeOf(failure: MdgetError | undefined): number {
-  if (!failure) return 0;
-  const codes: Record<string, number> = {
-    MDGET_PARTIAL: 7,
-    MDGET_SERVICE: 4,
-    MDGET_HTTP: 5,
-    MDGET_NETWORK: 5,
-    MDGET_IO: 6,
-    MDGET_ABORTED: 130,
-  };
-  return codes[failure.code] ?? 1;
 }
 
 /** The reference files a share keeps: the first share (or an unsharded sync) keeps them all. */
