@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DEBUG_ENV } from './with-emulator.js';
 
@@ -80,4 +81,39 @@ export function runShell(
 /** PATH with this test's node first, so the shebang finds the same node. */
 export function nodePath(): string {
   return `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
+}
+
+/**
+ * Runs `mdget args` in this process through `main(argv, io)`, with the same inputs and result as
+ * `runCli`: what only a process shows (signals, exit statuses, EPIPE, a terminal, the bin) needs
+ * `runCli`; everything else runs here, without a process start per call.
+ */
+export async function runMain(
+  args: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string; input?: string } = {},
+): Promise<CliRun> {
+  const { main } = await import('../../src/cli/main.js');
+  const { NO_COLORS } = await import('../../src/cli/io.js');
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => err.push(c));
+  const stdin = new PassThrough();
+  stdin.end(options.input ?? '');
+  const code = await main([...args], {
+    stdout,
+    stderr,
+    stdin,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    env: { PATH: nodePath(), NO_COLOR: '1', ...DEBUG_ENV, ...options.env },
+    cwd: options.cwd ?? tempDir(),
+    color: NO_COLORS,
+  });
+  // Let the last writes reach the collectors before they are read.
+  await new Promise((resolve) => setImmediate(resolve));
+  const stdoutBytes = Buffer.concat(out);
+  return { code, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr: Buffer.concat(err).toString('utf8') };
 }
