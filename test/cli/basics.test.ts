@@ -2,12 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANARY_ACCOUNT, expectNoCanary } from '../helpers/cli-env.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 describe('mdget CLI: help, usage and configuration errors', () => {
   it('prints help and version, exit 0', async () => {
-    const help = await runCli(['--help']);
+    const help = await runMain(['--help']);
     expect(help.code).toBe(0);
     for (const command of [
       'ticks',
@@ -21,9 +21,9 @@ describe('mdget CLI: help, usage and configuration errors', () => {
     ]) {
       expect(help.stdout).toContain(command);
     }
-    const ticks = await runCli(['ticks', '--help']);
+    const ticks = await runMain(['ticks', '--help']);
     expect([ticks.code, ticks.stdout]).toEqual([0, expect.stringContaining('--session-filter <codes>')]);
-    const version = await runCli(['--version']);
+    const version = await runMain(['--version']);
     expect([version.code, version.stdout.trim()]).toEqual([0, expect.stringMatching(/^\d+\.\d+\.\d+$/)]);
   });
 
@@ -58,7 +58,7 @@ describe('mdget CLI: help, usage and configuration errors', () => {
     [['eod', '--symbols-file', '-', '--password-stdin'], /both want standard input/],
   ])('%j → exit 2, one line naming the flag, no request', async (args, message) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const run = await runCli(args, { env: emu.env });
+      const run = await runMain(args, { env: emu.env });
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(message);
       expect(run.stderr.trim().split('\n')[0]).toMatch(/^mdget: /);
@@ -71,12 +71,12 @@ describe('mdget CLI: help, usage and configuration errors', () => {
   it('exits 3 naming the variable when the password or a base URL is missing, before any request', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const { MDGET_PASSWORD: _, ...noPassword } = emu.env;
-      const run = await runCli(['ticks', 'AAPL'], { env: noPassword });
+      const run = await runMain(['ticks', 'AAPL'], { env: noPassword });
       expect([run.code, run.stderr]).toEqual([3, expect.stringContaining('MDGET_PASSWORD')]);
       const { MDGET_HISTORICAL_URL: __, ...noUrl } = emu.env;
-      const run2 = await runCli(['eod', 'AAPL'], { env: noUrl });
+      const run2 = await runMain(['eod', 'AAPL'], { env: noUrl });
       expect([run2.code, run2.stderr]).toEqual([3, expect.stringContaining('MDGET_HISTORICAL_URL')]);
-      const run3 = await runCli(['eod', 'AAPL'], { env: { ...emu.env, MDGET_HISTORICAL_URL: 'ftp://x' } });
+      const run3 = await runMain(['eod', 'AAPL'], { env: { ...emu.env, MDGET_HISTORICAL_URL: 'ftp://x' } });
       expect([run3.code, run3.stderr]).toEqual([
         3,
         expect.stringContaining('MDGET_HISTORICAL_URL must be an http'),
@@ -94,7 +94,7 @@ describe('mdget CLI: help, usage and configuration errors', () => {
         join(cwd, '.env'),
         `MDGET_USERNAME=${MDGET_USERNAME}\nMDGET_HISTORICAL_URL=http://127.0.0.1:9/wrong\n`,
       );
-      const run = await runCli(
+      const run = await runMain(
         ['eod', 'AAPL', '--start', '2025-03-10', '--end', '2025-03-12', '--password-stdin'],
         {
           env: rest,
@@ -116,7 +116,7 @@ describe('mdget CLI: help, usage and configuration errors', () => {
         join(cwd, 'my.env'),
         `MDGET_PASSWORD=${emu.env.MDGET_PASSWORD}\nMDGET_EXTRAS_URL=http://e.test\n`,
       );
-      const run = await runCli(['config', '--env-file', 'my.env', '--username', 'flaguser'], {
+      const run = await runMain(['config', '--env-file', 'my.env', '--username', 'flaguser'], {
         env: { MDGET_HISTORICAL_URL: 'http://h.test', MDGET_EXTRAS_URL: 'http://overridden.test' },
         cwd,
       });
@@ -127,7 +127,7 @@ describe('mdget CLI: help, usage and configuration errors', () => {
       expect(run.stdout).toMatch(/MDGET_EXTRAS_URL +http:\/\/overridden\.test +environment/);
       expect(run.stdout).toMatch(/MDGET_EXCHANGES_PATH +exchanges +default/);
       expect(run.stdout).toMatch(/MDGET_INSTRUMENTS_URL +\(unset\) +unset/);
-      const leaky = await runCli(['config'], {
+      const leaky = await runMain(['config'], {
         env: {
           MDGET_PASSWORD: emu.env.MDGET_PASSWORD!,
           MDGET_HISTORICAL_URL: `http://u:${emu.env.MDGET_PASSWORD}@h.test/x`,
@@ -137,7 +137,7 @@ describe('mdget CLI: help, usage and configuration errors', () => {
       expect(leaky.stdout).toMatch(/MDGET_HISTORICAL_URL +http:\/\/\*\*\*@h\.test\/x/);
       expectNoCanary(leaky);
       expectNoCanary(run);
-      const missing = await runCli(['config', '--env-file', 'nope.env'], { cwd });
+      const missing = await runMain(['config', '--env-file', 'nope.env'], { cwd });
       expect([missing.code, missing.stderr]).toEqual([
         3,
         expect.stringContaining('cannot read --env-file nope.env'),
@@ -147,7 +147,7 @@ describe('mdget CLI: help, usage and configuration errors', () => {
 
   it('--dry-run prints the planned requests redacted and sends none', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const run = await runCli(
+      const run = await runMain(
         ['ticks', 'AAPL', 'ES*1', '--start', '2025-03-13', '--end', '2025-03-15', '--dry-run'],
         {
           env: emu.env,

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { NO_COLORS } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 /** Runs main in this process with stdout on a terminal; returns its status and stderr. */
@@ -39,7 +39,7 @@ describe('what a careful user trips over', () => {
       expect(run.stdout.length).toBe(0);
       expect(emu.requests).toHaveLength(0);
       // a file, or stdout that is no terminal, takes it
-      const piped = await runCli(['eod', 'AAPL', '--start', '2025-03-10', '--gzip'], { env: emu.env });
+      const piped = await runMain(['eod', 'AAPL', '--start', '2025-03-10', '--gzip'], { env: emu.env });
       expect([piped.code, piped.stdoutBytes.subarray(0, 2).toString('hex')]).toEqual([0, '1f8b']);
     });
   });
@@ -48,17 +48,17 @@ describe('what a careful user trips over', () => {
     await withEmulator({}, async (emu) => {
       const dir = tempDir();
       const days = ['ticks', 'ESM25', '--start', '2025-03-10', '--end', '2025-03-14'];
-      const one = await runCli([...days, '--shard', '1/2', '-o', 'one.csv'], { env: emu.env, cwd: dir });
+      const one = await runMain([...days, '--shard', '1/2', '-o', 'one.csv'], { env: emu.env, cwd: dir });
       expect(one.code).toBe(0);
       expect(one.stderr).toBe(
         'mdget: warning: --shard 1/2: one.csv gets rows of other shares too, which their runs write under the same name; use a template with {symbol} and {date} so each share writes files of its own\n',
       );
-      const files = await runCli([...days, '--shard', '1/2', '-o', 'd-{date}.csv'], {
+      const files = await runMain([...days, '--shard', '1/2', '-o', 'd-{date}.csv'], {
         env: emu.env,
         cwd: dir,
       });
       expect([files.code, files.stderr]).toEqual([0, '']);
-      const stdout = await runCli([...days, '--shard', '2/2'], { env: emu.env });
+      const stdout = await runMain([...days, '--shard', '2/2'], { env: emu.env });
       expect(stdout.stderr).toMatch(
         /^mdget: warning: --shard 2\/2: standard output gets rows of other shares/,
       );
@@ -68,13 +68,13 @@ describe('what a careful user trips over', () => {
   it('a failed run takes back the directories it made and left empty, and keeps others', async () => {
     await withEmulator({}, async (emu) => {
       const dir = tempDir();
-      const run = await runCli(['ticks', 'NOPE', '--start', '2025-03-13', '-o', 'o/deep/{symbol}.csv'], {
+      const run = await runMain(['ticks', 'NOPE', '--start', '2025-03-13', '-o', 'o/deep/{symbol}.csv'], {
         env: emu.env,
         cwd: dir,
       });
       expect(run.code).toBe(4);
       expect(readdirSync(dir)).toEqual([]);
-      const partial = await runCli(
+      const partial = await runMain(
         ['ticks', 'ESM25', 'NOPE', '--start', '2025-03-13', '-o', 'p/{symbol}.csv', '-q'],
         { env: emu.env, cwd: dir },
       );

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions } from '../../src/emulator/index.js';
 import { CANARY_ACCOUNT, expectNoCanary, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 /** Every row the service holds, or a clear failure (docs/completeness.md). */
@@ -17,7 +17,7 @@ async function pull(options: Partial<EmulatorOptions>, args: string[], env: Reco
   return withEmulator({ ...CANARY_ACCOUNT, ...options }, async (emu) => {
     const dir = tempDir();
     const report = join(dir, 'report.json');
-    const run = await runCli([...args, '--report', report], { env: { ...emu.env, ...env } });
+    const run = await runMain([...args, '--report', report], { env: { ...emu.env, ...env } });
     expectNoCanary(run, dir);
     return {
       run,
@@ -160,7 +160,7 @@ describe('re-runs that are safe for cron', () => {
         '-o',
         join(dir, '{date}.csv'),
       ];
-      const first = await runCli([...args, '--skip-existing'], { env: { ...emu.env, ...NO_PROBES } });
+      const first = await runMain([...args, '--skip-existing'], { env: { ...emu.env, ...NO_PROBES } });
       expect(first.code).toBe(0);
       expect(readdirSync(dir).sort()).toEqual([
         `${yesterday}.csv`,
@@ -168,7 +168,7 @@ describe('re-runs that are safe for cron', () => {
         `${today}.csv.provisional`,
       ]);
       const before = requestsTo(emu, 'queryticks.ashx').length;
-      const again = await runCli([...args, '--skip-existing', '-v'], { env: { ...emu.env, ...NO_PROBES } });
+      const again = await runMain([...args, '--skip-existing', '-v'], { env: { ...emu.env, ...NO_PROBES } });
       expect(again.code).toBe(0);
       expect(again.stderr).toContain(`skipped ${join(dir, `${yesterday}.csv`)}`);
       expect(again.stderr).toContain('mdget: skipped 1 existing file (--skip-existing)\n');
@@ -189,16 +189,16 @@ describe('re-runs that are safe for cron', () => {
         const dir = tempDir();
         const file = join(dir, 'series.csv');
         const env = { ...emu.env, ...NO_PROBES };
-        expect((await runCli([...args, '--end', firstEnd, '-o', file], { env })).code).toBe(0);
+        expect((await runMain([...args, '--end', firstEnd, '-o', file], { env })).code).toBe(0);
         const partial = readFileSync(file, 'utf8');
         const before = emu.requests.length;
-        const update = await runCli([...args, '--end', end, '-o', file, '--update'], { env });
+        const update = await runMain([...args, '--end', end, '-o', file, '--update'], { env });
         expect([update.code, update.stderr]).toEqual([0, '']);
         const resumed = emu.requests.slice(before)[0]!;
         const lastKey = partial.trim().split('\n').at(-1)!.split(',')[1]!;
         const digits = lastKey.replace(/\D/g, '').slice(0, 14);
         expect(resumed.query.start).toBe(digits.length === 8 ? digits : digits.padEnd(14, '0'));
-        const full = await runCli([...args, '--end', end], { env });
+        const full = await runMain([...args, '--end', end], { env });
         expect(readFileSync(file, 'utf8')).toBe(full.stdout);
         expect(readdirSync(dir)).toEqual(['series.csv']);
       });
@@ -220,7 +220,7 @@ describe('re-runs that are safe for cron', () => {
         ],
         [['events', 'AAPL', '--update', '--start', '2025-03-13', '-o', 'x'], /ticks, minutes and eod/],
       ] as const) {
-        const run = await runCli(args, { env: emu.env });
+        const run = await runMain(args, { env: emu.env });
         expect([run.code, run.stderr]).toEqual([2, expect.stringMatching(message)]);
       }
       expect(emu.requests).toHaveLength(0);
@@ -264,7 +264,7 @@ describe('spool files', () => {
           expect([...seen].some((path) => path.endsWith(' (deleted)'))).toBe(true);
           expect(readdirSync(where).filter((name) => name.includes('spool'))).toEqual([]);
         }
-        const missing = await runCli(
+        const missing = await runMain(
           ['ticks', 'ESM25', '--start', '2025-03-13', '--temp-dir', join(dir, 'nope')],
           {
             env: emu.env,
@@ -282,7 +282,7 @@ describe('spool files', () => {
 describe('real exchanges lists', () => {
   it('legacy shape: <prefix>code is the feed code, freedelayed keeps eod; --find cbot lists CBOT and CBOTM', async () => {
     await withEmulator({ ...CANARY_ACCOUNT, exchangesShape: 'legacy' }, async (emu) => {
-      const found = await runCli(['exchanges', '--find', 'cbot', '--format', 'ndjson'], { env: emu.env });
+      const found = await runMain(['exchanges', '--find', 'cbot', '--format', 'ndjson'], { env: emu.env });
       expect(found.code).toBe(0);
       const list = found.stdout
         .trim()
@@ -292,11 +292,11 @@ describe('real exchanges lists', () => {
         ['CBOT', 'B'],
         ['CBOTM', 'B'],
       ]);
-      const all = await runCli(['exchanges', '--format', 'json'], { env: emu.env });
+      const all = await runMain(['exchanges', '--format', 'json'], { env: emu.env });
       const exchanges = JSON.parse(all.stdout) as Record<string, unknown>[];
       expect(exchanges.some((e) => e.freeDelayed === 'eod')).toBe(true);
       expect(exchanges.some((e) => Object.keys(e).join() === 'id,extra')).toBe(true);
-      const cbot = await runCli(['instruments', 'cbot', '--format', 'csv'], { env: emu.env });
+      const cbot = await runMain(['instruments', 'cbot', '--format', 'csv'], { env: emu.env });
       expect(cbot.code).toBe(0);
     });
   });
@@ -305,7 +305,7 @@ describe('real exchanges lists', () => {
 describe('requests mdget would refuse from a user are never sent', () => {
   it('an EOD window whose last day the service adds (end inclusive) gets no probe from that day', async () => {
     await withEmulator({}, async (emu) => {
-      const run = await runCli(['eod', 'AAPL', '--start', '2025-03-10', '--end', '2025-03-11'], {
+      const run = await runMain(['eod', 'AAPL', '--start', '2025-03-10', '--end', '2025-03-11'], {
         env: emu.env,
       });
       expect([run.code, run.stderr]).toEqual([0, '']);

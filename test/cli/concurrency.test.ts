@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/index.js';
 import { NO_PROBES } from '../helpers/cli-env.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 // The emulator counts the requests it serves at once (from arrival to the end of the response); each
@@ -24,7 +24,7 @@ describe('--concurrency is the most requests in flight for the whole run', () =>
   for (const [shape, { args, output }] of Object.entries(SHAPES)) {
     it.each([1, 2, 8])(`${shape}: --concurrency %i`, async (n) => {
       await withEmulator({ ticksPerDay: 2_000, latency: LATENCY }, async (emu) => {
-        const run = await runCli([...args, '-o', output, '--concurrency', String(n)], {
+        const run = await runMain([...args, '-o', output, '--concurrency', String(n)], {
           env: { ...emu.env, ...NO_PROBES },
           cwd: tempDir(),
         });
@@ -39,7 +39,7 @@ describe('--concurrency is the most requests in flight for the whole run', () =>
   it('continuations and retries stay within the limit too', async () => {
     const faults = [{ kind: 'status' as const, status: 503, times: 6 }];
     await withEmulator({ ticksPerDay: 2_000, latency: LATENCY, rowCap: 700, faults }, async (emu) => {
-      const run = await runCli(
+      const run = await runMain(
         [
           'ticks',
           'ESM25',
@@ -52,7 +52,7 @@ describe('--concurrency is the most requests in flight for the whole run', () =>
           '--max-rows',
           '700',
         ],
-        { env: emu.env, cwd: tempDir(), timeoutMs: 60_000 },
+        { env: emu.env, cwd: tempDir() },
       );
       expect([run.code, run.stderr]).toEqual([0, '']);
       // 2 symbols × 8 weekdays, each cut twice by the 700-row cap, and the six 503s tried again

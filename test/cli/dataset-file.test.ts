@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 // Every mistake in a dataset file is one line naming the file, the line and the key, exit 2 (3 for a
@@ -105,17 +105,9 @@ describe('mistakes in the dataset file', () => {
       for (const [what, text, code, line, fragment] of MISTAKES) {
         const dir = tempDir();
         writeFileSync(join(dir, 'mdget.toml'), `${text}\n`);
-        runs.push(
-          runCli(['sync'], { cwd: dir, env: emu.env }).then((run) => ({
-            what,
-            run,
-            code,
-            line,
-            fragment,
-            dir,
-          })),
-        );
-        if (runs.length % 4 === 0) await Promise.all(runs);
+        // In process, one after another: each run moves into its own directory.
+        const run = await runMain(['sync'], { cwd: dir, env: emu.env });
+        runs.push({ what, run, code, line, fragment, dir });
       }
       for (const { what, run, code, line, fragment, dir } of await Promise.all(runs)) {
         expect(run.code, what).toBe(code);
@@ -130,7 +122,7 @@ describe('mistakes in the dataset file', () => {
   }, 60_000);
 
   it('a missing dataset file names it and how to write one', async () => {
-    const run = await runCli(['status']);
+    const run = await runMain(['status']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/mdget\.toml: no dataset file here; write one \(docs\/dataset\.md\)/);
   });

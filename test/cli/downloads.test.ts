@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 const TICK_LINE = /^ESM25,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3},\d{1,2},[^,]?,-?\d+(\.\d+)?,\d*$/;
@@ -10,7 +10,7 @@ const TICK_LINE = /^ESM25,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3},\d{1,2},[^,
 describe('mdget ticks / minutes / eod against the emulator', () => {
   it('ticks: one request per calendar day, in order, csv with one header, a symbol column and LF line ends', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const run = await runCli(['ticks', 'ESM25', '--start', '2025-03-12', '--end', '2025-03-14'], {
+      const run = await runMain(['ticks', 'ESM25', '--start', '2025-03-12', '--end', '2025-03-14'], {
         env: { ...emu.env, ...NO_PROBES },
       });
       expect(run.code).toBe(0);
@@ -41,14 +41,14 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
 
   it('--format raw writes the service bytes unchanged; --no-header drops the header', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const raw = await runCli(['ticks', 'AAPL', '--start', '2025-03-14', '--format', 'raw'], {
+      const raw = await runMain(['ticks', 'AAPL', '--start', '2025-03-14', '--format', 'raw'], {
         env: { ...emu.env, ...NO_PROBES },
       });
       expect(raw.code).toBe(0);
       const r = emu.requests[0]!;
       expect(raw.stdoutBytes.equals(await fetchBytes(`${emu.url}${r.path}?${r.rawQuery}`))).toBe(true);
       expect(raw.stdout).toContain('\r\n');
-      const noHeader = await runCli(['ticks', 'AAPL', '--start', '2025-03-14', '--no-header'], {
+      const noHeader = await runMain(['ticks', 'AAPL', '--start', '2025-03-14', '--no-header'], {
         env: emu.env,
       });
       expect(noHeader.stdout).toBe(raw.stdout.replaceAll('\r\n', '\n').replace(/^(?=.)/gm, 'AAPL,'));
@@ -57,7 +57,7 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
 
   it('several symbols: requests in order, output concatenated in that order', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const run = await runCli(
+      const run = await runMain(
         ['eod', 'MSFT', 'AAPL', 'ZCN25', '--start', '2025-03-10', '--end', '2025-03-12'],
         { env: { ...emu.env, ...NO_PROBES } },
       );
@@ -85,7 +85,7 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
 
   it('minutes and eod send every modelled parameter', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const m = await runCli(
+      const m = await runMain(
         [
           'minutes',
           'AAPL',
@@ -114,7 +114,7 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
       const rows = m.stdout.trim().split('\n').slice(1);
       expect(rows).toHaveLength(3);
       expect([...rows].sort().reverse()).toEqual(rows);
-      const e = await runCli(
+      const e = await runMain(
         [
           'eod',
           'ZC*1',
@@ -151,7 +151,7 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
 
   it('a ROOT*n symbol on plain minutes yields the contract column, named in the header', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const run = await runCli(
+      const run = await runMain(
         ['minutes', 'ES*1', '--start', '2025-03-13T09:00', '--end', '2025-03-13T09:05'],
         { env: emu.env },
       );
@@ -165,11 +165,11 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
 
   it('ndjson and json keep numbers as written and add the symbol', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const nd = await runCli(
+      const nd = await runMain(
         ['ticks', 'AAPL', '--start', '2025-03-14', '--maxrecords', '3', '--format', 'ndjson'],
         { env: emu.env },
       );
-      const raw = await runCli(
+      const raw = await runMain(
         ['ticks', 'AAPL', '--start', '2025-03-14', '--maxrecords', '3', '--format', 'raw'],
         { env: emu.env },
       );
@@ -194,12 +194,12 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
         });
         expect(nd.stdout.split('\n')[i]).toContain(`"price":${price}`);
       });
-      const json = await runCli(
+      const json = await runMain(
         ['ticks', 'AAPL', '--start', '2025-03-14', '--maxrecords', '3', '--format', 'json'],
         { env: emu.env },
       );
       expect(JSON.parse(json.stdout)).toEqual(objects);
-      const empty = await runCli(['ticks', 'AAPL', '--start', '2025-03-15', '--format', 'json'], {
+      const empty = await runMain(['ticks', 'AAPL', '--start', '2025-03-15', '--format', 'json'], {
         env: emu.env,
       });
       expect([empty.code, JSON.parse(empty.stdout)]).toEqual([0, []]);
@@ -214,7 +214,7 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
       {},
     ]) {
       await withEmulator({ ...CANARY_ACCOUNT, ...options }, async (emu) => {
-        const run = await runCli(['minutes', 'AAPL', '--start', '2025-03-14', '--end', '2025-03-15'], {
+        const run = await runMain(['minutes', 'AAPL', '--start', '2025-03-14', '--end', '2025-03-15'], {
           env: emu.env,
         });
         expect(run.code).toBe(0);
@@ -229,12 +229,12 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
   it('zero records: exit 0, a note on stderr, a csv of its header alone', async () => {
     await withEmulator({ ...CANARY_ACCOUNT, unknownSymbol: 'empty' }, async (emu) => {
       const header = 'symbol,time,trading_day,session_code,price,size\n';
-      const run = await runCli(['ticks', 'NOPE', '--start', '2025-03-14'], { env: emu.env });
+      const run = await runMain(['ticks', 'NOPE', '--start', '2025-03-14'], { env: emu.env });
       expect([run.code, run.stdout]).toEqual([0, header]);
       expect(run.stderr).toMatch(/no records for ticks NOPE 2025-03-14/);
-      const quiet = await runCli(['ticks', 'AAPL', '--start', '2025-03-15', '-q'], { env: emu.env }); // a Saturday
+      const quiet = await runMain(['ticks', 'AAPL', '--start', '2025-03-15', '-q'], { env: emu.env }); // a Saturday
       expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, header, '']);
-      const raw = await runCli(['ticks', 'AAPL', '--start', '2025-03-15', '-q', '--format', 'raw'], {
+      const raw = await runMain(['ticks', 'AAPL', '--start', '2025-03-15', '-q', '--format', 'raw'], {
         env: emu.env,
       });
       expect([raw.code, raw.stdout]).toEqual([0, '']);
@@ -247,7 +247,7 @@ describe('mdget output files', () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const dir = tempDir();
       const file = join(dir, 'sub', 'aapl.csv');
-      const first = await runCli(
+      const first = await runMain(
         ['eod', 'AAPL', '--start', '2025-03-03', '--end', '2025-03-08', '-o', file],
         { env: emu.env },
       );
@@ -256,11 +256,11 @@ describe('mdget output files', () => {
       const content = readFileSync(file, 'utf8');
       expect(content.split('\n')).toHaveLength(7);
       const before = emu.requests.length;
-      const again = await runCli(['eod', 'AAPL', '-o', file], { env: emu.env });
+      const again = await runMain(['eod', 'AAPL', '-o', file], { env: emu.env });
       expect(again.code).toBe(6);
       expect(again.stderr).toMatch(/aapl\.csv exists: pass --force/);
       expect(emu.requests).toHaveLength(before);
-      const forced = await runCli(
+      const forced = await runMain(
         ['eod', 'AAPL', '--start', '2025-03-03', '--end', '2025-03-05', '-o', file, '--force'],
         { env: emu.env },
       );
@@ -276,7 +276,7 @@ describe('mdget output files', () => {
       const dir = tempDir();
       const template = join(dir, '{command}-{symbol}-{date}.{ext}');
       const args = ['ticks', 'AAPL', 'ES*1', '--start', '2025-03-13', '--end', '2025-03-15', '-o', template];
-      const run = await runCli([...args, '--report', join(dir, 'report.json')], {
+      const run = await runMain([...args, '--report', join(dir, 'report.json')], {
         env: { ...emu.env, ...NO_PROBES },
       });
       expect(run.code).toBe(0);
@@ -301,7 +301,7 @@ describe('mdget output files', () => {
       const rows = readFileSync(join(dir, 'ticks-AAPL-2025-03-13.csv'), 'utf8').trim().split('\n').length - 1;
       expect(report.requests[0]?.rows).toBe(rows);
       const before = emu.requests.length;
-      const skip = await runCli([...args, '--skip-existing'], { env: emu.env });
+      const skip = await runMain([...args, '--skip-existing'], { env: emu.env });
       expect(skip.code).toBe(0);
       expect(emu.requests).toHaveLength(before);
       expectNoCanary(run, dir);
@@ -318,10 +318,10 @@ describe('mdget output files', () => {
         return arrived.slice(1).map((at, i) => at - arrived[i]!);
       };
       const env = { ...emu.env, ...NO_PROBES }; // the six days only
-      const serial = await runCli([...args, '--concurrency', '1'], { env });
+      const serial = await runMain([...args, '--concurrency', '1'], { env });
       const serialGaps = gaps(0);
       const before = emu.requests.length;
-      const parallel = await runCli([...args, '--concurrency', '4'], { env });
+      const parallel = await runMain([...args, '--concurrency', '4'], { env });
       const parallelGaps = gaps(before);
       expect([serial.code, parallel.code]).toEqual([0, 0]);
       expect(parallel.stdout).toBe(serial.stdout);
@@ -340,9 +340,9 @@ describe('mdget output files', () => {
   it('--shard splits the planned requests deterministically', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const args = ['ticks', 'AAPL', '--start', '2025-03-10', '--end', '2025-03-14', '--dry-run'];
-      const all = (await runCli(args, { env: emu.env })).stdout.trim().split('\n');
-      const one = (await runCli([...args, '--shard', '1/2'], { env: emu.env })).stdout.trim().split('\n');
-      const two = (await runCli([...args, '--shard', '2/2'], { env: emu.env })).stdout.trim().split('\n');
+      const all = (await runMain(args, { env: emu.env })).stdout.trim().split('\n');
+      const one = (await runMain([...args, '--shard', '1/2'], { env: emu.env })).stdout.trim().split('\n');
+      const two = (await runMain([...args, '--shard', '2/2'], { env: emu.env })).stdout.trim().split('\n');
       expect(all).toHaveLength(4);
       expect([...one, ...two].sort()).toEqual([...all].sort());
       expect(one).toEqual([all[0], all[2]]);
@@ -353,7 +353,7 @@ describe('mdget output files', () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const dir = tempDir();
       writeFileSync(join(dir, 'list.txt'), '# mine\nMSFT\n\n  IBM  # big blue\n');
-      const run = await runCli(
+      const run = await runMain(
         ['eod', 'AAPL', '--symbols-file', 'list.txt', '--start', '2025-03-10', '--end', '2025-03-11'],
         {
           env: { ...emu.env, ...NO_PROBES },

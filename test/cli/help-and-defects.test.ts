@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.js';
-import { runCli, runShell, tempDir } from '../helpers/run-cli.js';
+import { runCli, runMain, runShell, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 // The help a person reads, and the small defects, each against the built binary.
@@ -13,7 +13,7 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 describe.concurrent('mdget help', () => {
   it('mdget --help lists the commands by section and ends with every exit code', async () => {
-    const run = await runCli(['--help']);
+    const run = await runMain(['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: mdget \[options\] \[command\]\n/);
     expect(run.stdout).toMatch(/Download commands:\n {2}ticks \[options\] \[symbol\.\.\.\]/);
@@ -22,17 +22,17 @@ describe.concurrent('mdget help', () => {
     const tail = run.stdout.slice(run.stdout.lastIndexOf('Exit codes:'));
     expect(tail.match(/^ {2}\d+/gm)?.map(Number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 129, 130, 143]);
     expect(run.stdout.trimEnd().endsWith(tail.trimEnd())).toBe(true);
-    expect(await runCli(['help'])).toMatchObject({ code: 0, stdout: run.stdout });
+    expect(await runMain(['help'])).toMatchObject({ code: 0, stdout: run.stdout });
   });
 
   it('mdget with no command prints the help on stderr and exits 2', async () => {
-    const run = await runCli([]);
+    const run = await runMain([]);
     expect([run.code, run.stdout]).toEqual([2, '']);
     expect(run.stderr).toMatch(/^Usage: mdget/);
   });
 
   it('ticks --help: grouped options, defaults in their units, date forms, examples, exit codes', async () => {
-    const run = await runCli(['ticks', '--help']);
+    const run = await runMain(['ticks', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: mdget ticks \[options\] \[symbol\.\.\.\]\n/);
     expect(run.stdout).toMatch(/^ {2}symbol +instrument symbols/m); // not "symbols  symbols"
@@ -45,12 +45,12 @@ describe.concurrent('mdget help', () => {
     );
     expect(run.stdout).toContain('Examples:\n  mdget ticks ESM25');
     expect(run.stdout).toMatch(/^Exit codes: 0 ok, 1 internal error, 2 usage/m);
-    expect(await runCli(['help', 'ticks'])).toMatchObject({ code: 0, stdout: run.stdout });
+    expect(await runMain(['help', 'ticks'])).toMatchObject({ code: 0, stdout: run.stdout });
   });
 
   it('exchanges and instruments list no credentials, and only the base URLs they use', async () => {
     for (const name of ['exchanges', 'instruments']) {
-      const run = await runCli([name, '--help']);
+      const run = await runMain([name, '--help']);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('--extras-url <url>');
       expect(run.stdout).not.toMatch(/--username|--password-stdin|--historical-url|--futures-options-url/);
@@ -59,7 +59,7 @@ describe.concurrent('mdget help', () => {
   });
 
   it('--help and --version go straight to stdout: a closed reader is exit 0, a full disk exit 6 with one line', async () => {
-    const help = (await runCli(['--help'])).stdout;
+    const help = (await runMain(['--help'])).stdout;
     expect(await runShell(`"$MDGET" --help | head -c 5`)).toEqual({ code: 0, stdout: 'Usage', stderr: '' });
     expect(await runShell(`"$MDGET" --help | cat`)).toEqual({ code: 0, stdout: help, stderr: '' });
     expect(await runShell(`"$MDGET" --version | cat`)).toEqual({
@@ -99,7 +99,7 @@ describe.concurrent('mdget help', () => {
   });
 
   it('an unknown command gets commander’s suggestion, exit 2', async () => {
-    const run = await runCli(['tick', 'ESM25']);
+    const run = await runMain(['tick', 'ESM25']);
     expect([run.code, run.stderr]).toEqual([2, "mdget: unknown command 'tick'\n(Did you mean ticks?)\n"]);
   });
 });
@@ -108,7 +108,7 @@ describe.concurrent('small defects', () => {
   it('futopts --json implies the format: the README example writes one JSON file per root', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const cwd = tempDir();
-      const run = await runCli(['futopts', 'ZC', 'CL', '--json', '-o', 'fo-{symbol}.json'], {
+      const run = await runMain(['futopts', 'ZC', 'CL', '--json', '-o', 'fo-{symbol}.json'], {
         env: emu.env,
         cwd,
       });
@@ -124,7 +124,7 @@ describe.concurrent('small defects', () => {
   it('an empty --password-stdin is a missing credential: exit 3, no request', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const { MDGET_PASSWORD: _, ...env } = emu.env;
-      const run = await runCli(['ticks', 'ESM25', '--start', '2025-03-13', '--password-stdin'], {
+      const run = await runMain(['ticks', 'ESM25', '--start', '2025-03-13', '--password-stdin'], {
         env,
         input: '',
       });
@@ -136,11 +136,11 @@ describe.concurrent('small defects', () => {
 
   it('instruments --dry-run prints the exchanges-list request and sends none', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const run = await runCli(['instruments', 'CME', '--dry-run'], { env: emu.env });
+      const run = await runMain(['instruments', 'CME', '--dry-run'], { env: emu.env });
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(`${emu.urls.extras}/exchanges.php\n`);
       expect(run.stderr).toContain('<id>-instruments.json');
-      const exchanges = await runCli(['exchanges', '--dry-run'], { env: emu.env });
+      const exchanges = await runMain(['exchanges', '--dry-run'], { env: emu.env });
       expect([exchanges.code, exchanges.stdout]).toEqual([0, `${emu.urls.extras}/exchanges.php\n`]);
       expect(emu.requests).toHaveLength(0);
     });
@@ -181,7 +181,7 @@ describe.concurrent('small defects', () => {
   });
 
   it('mdget config shows a user name that equals the password, and still hides the password', async () => {
-    const run = await runCli(['config'], { env: { MDGET_USERNAME: 'demo', MDGET_PASSWORD: 'demo' } });
+    const run = await runMain(['config'], { env: { MDGET_USERNAME: 'demo', MDGET_PASSWORD: 'demo' } });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^MDGET_USERNAME +demo +environment$/m);
     expect(run.stdout).toMatch(/^MDGET_PASSWORD +\*\*\* +environment$/m);
@@ -193,7 +193,7 @@ describe.concurrent('small defects', () => {
     [['futopts', 'ZC', '--param', 'root=CL'], /--param root: give roots as arguments/],
   ])('%j is refused next to the positional: exit 2, no request', async (args, message) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const run = await runCli(args, { env: emu.env });
+      const run = await runMain(args, { env: emu.env });
       expect([run.code, run.stdout]).toEqual([2, '']);
       expect(run.stderr).toMatch(message);
       expect(emu.requests).toHaveLength(0);
@@ -203,7 +203,7 @@ describe.concurrent('small defects', () => {
   it('the "no records" note of events names the first symbols and a count, not the whole list', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const symbols = Array.from({ length: 300 }, (_, i) => `NOPE${i}`);
-      const run = await runCli(['events', ...symbols], { env: emu.env });
+      const run = await runMain(['events', ...symbols], { env: emu.env });
       expect(run.code).toBe(0);
       expect(run.stderr).toContain('NOPE0,NOPE1,NOPE2,… (');
       expect(run.stderr).not.toContain('NOPE299');

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClient, type DatasetInput } from '../../src/index.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 const NOW = new Date('2025-03-13T18:00:00Z');
@@ -98,7 +98,7 @@ describe('client.sync, client.status, client.verify', () => {
     const db = openSqlite(join(dir, '.mdget/ledger.sqlite'));
     db.exec('PRAGMA user_version = 99');
     db.close();
-    const run = await runCli(['status'], { cwd: dir });
+    const run = await runMain(['status'], { cwd: dir });
     expect(run.code).toBe(6);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(

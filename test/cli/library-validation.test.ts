@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 // the package's own entry, as `import … from 'mdget'` finds it (npm test builds it first)
@@ -225,7 +225,7 @@ describe('the library refuses what the CLI refuses, by the same rule, before any
       } finally {
         await client.close();
       }
-      const run = await runCli(cli, { env: emu.env, cwd: dir });
+      const run = await runMain(cli, { env: emu.env, cwd: dir });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(FLAGS[option] ?? `--${option}`);
       expect(emu.requests).toHaveLength(0);

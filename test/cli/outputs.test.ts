@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CANARY_ACCOUNT } from '../helpers/cli-env.js';
-import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
+import { BIN, nodePath, runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 /** -o behaves like a file name should, and every output error is found before any request. */
@@ -17,8 +17,8 @@ describe('-o on special files: written directly, never replaced, never refused a
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const dir = tempDir();
       const env = { PATH: nodePath(), ...emu.env };
-      const plain = await runCli(TICKS, { env: emu.env, cwd: dir });
-      expect((await runCli([...TICKS, '-o', '/dev/null'], { env: emu.env, cwd: dir })).code).toBe(0);
+      const plain = await runMain(TICKS, { env: emu.env, cwd: dir });
+      expect((await runMain([...TICKS, '-o', '/dev/null'], { env: emu.env, cwd: dir })).code).toBe(0);
       expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
       // a FIFO with a reader: the bytes arrive, the FIFO stays a FIFO
       execFileSync('mkfifo', [join(dir, 'pipe')]);
@@ -26,7 +26,7 @@ describe('-o on special files: written directly, never replaced, never refused a
       const read: Buffer[] = [];
       reader.stdout.on('data', (c: Buffer) => read.push(c));
       const readerDone = new Promise((resolve) => reader.on('close', resolve));
-      const fifo = await runCli([...TICKS, '-o', join(dir, 'pipe')], { env: emu.env, cwd: dir });
+      const fifo = await runMain([...TICKS, '-o', join(dir, 'pipe')], { env: emu.env, cwd: dir });
       await readerDone;
       expect([fifo.code, Buffer.concat(read).toString()]).toEqual([0, plain.stdout]);
       expect(lstatSync(join(dir, 'pipe')).isFIFO()).toBe(true);
@@ -50,7 +50,7 @@ describe('-o on special files: written directly, never replaced, never refused a
       const dir = tempDir();
       writeFileSync(join(dir, 'real.csv'), 'old\n');
       symlinkSync('real.csv', join(dir, 'link.csv'));
-      const linked = await runCli([...TICKS, '-o', 'link.csv', '--force'], { env: emu.env, cwd: dir });
+      const linked = await runMain([...TICKS, '-o', 'link.csv', '--force'], { env: emu.env, cwd: dir });
       expect(linked.code).toBe(0);
       expect(lstatSync(join(dir, 'link.csv')).isSymbolicLink()).toBe(true);
       expect(readFileSync(join(dir, 'real.csv'), 'utf8')).toMatch(/^symbol,time,/);
@@ -105,7 +105,7 @@ describe('output errors are found before any request, with one line naming -o', 
       mkdirSync(join(dir, 'existing'));
       writeFileSync(join(dir, 'blocked'), 'a file where a directory should be\n');
       const before = readdirSync(dir).sort();
-      const refused = await runCli(args, { env: emu.env, cwd: dir });
+      const refused = await runMain(args, { env: emu.env, cwd: dir });
       expect([refused.code, refused.stderr.split('\n').length]).toEqual([code, 2]);
       expect(refused.stderr).toMatch(message);
       expect(refused.stderr).not.toMatch(/\bE[A-Z]{3,}\b/); // what it means, never a bare errno
@@ -131,7 +131,7 @@ describe('--dry-run refuses the output errors the run refuses (exit 2), not what
   ])('%j --dry-run → exit 2, no request', async (args, message) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const dir = tempDir();
-      const refused = await runCli([...args, '--dry-run'], { env: emu.env, cwd: dir });
+      const refused = await runMain([...args, '--dry-run'], { env: emu.env, cwd: dir });
       expect([refused.code, refused.stdout, refused.stderr.split('\n').length]).toEqual([2, '', 2]);
       expect(refused.stderr).toMatch(message);
       expect(emu.requests).toHaveLength(0);
@@ -140,7 +140,7 @@ describe('--dry-run refuses the output errors the run refuses (exit 2), not what
   });
 
   it('a path error is a usage error before the configuration is read: exit 2 without any service set', async () => {
-    const refused = await runCli([...TICKS, '-o', 'x/{sym}.csv', '--dry-run'], { env: {} });
+    const refused = await runMain([...TICKS, '-o', 'x/{sym}.csv', '--dry-run'], { env: {} });
     expect([refused.code, refused.stderr.split('\n').length]).toEqual([2, 2]);
     expect(refused.stderr).toMatch(/^mdget: -o x\/\{sym\}\.csv: unknown placeholder/);
   });
@@ -151,12 +151,12 @@ describe('--dry-run refuses the output errors the run refuses (exit 2), not what
       writeFileSync(join(dir, 'AAPL.csv'), 'old\n');
       mkdirSync(join(dir, 'existing'));
       for (const output of ['AAPL.csv', '{symbol}.csv', 'existing']) {
-        const dry = await runCli([...TICKS, '-o', output, '--dry-run'], { env: emu.env, cwd: dir });
+        const dry = await runMain([...TICKS, '-o', output, '--dry-run'], { env: emu.env, cwd: dir });
         expect([dry.code, dry.stdout.split('\n').length]).toEqual([0, 2]);
       }
       expect(emu.requests).toHaveLength(0);
       expect(readFileSync(join(dir, 'AAPL.csv'), 'utf8')).toBe('old\n');
-      expect((await runCli([...TICKS, '-o', 'AAPL.csv'], { env: emu.env, cwd: dir })).code).toBe(6);
+      expect((await runMain([...TICKS, '-o', 'AAPL.csv'], { env: emu.env, cwd: dir })).code).toBe(6);
     });
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_COLORS } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { parseCsv, readParquet, sameValue, typeOf } from '../helpers/parquet.js';
-import { runCli, runShell, tempDir } from '../helpers/run-cli.js';
+import { runCli, runMain, runShell, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 /** The types the columns of a download must have, as users expect them (docs/parquet.md). */
@@ -35,8 +35,8 @@ const TICKS = ['ticks', 'AAPL', '--start', '2025-03-13'];
 async function sameAsCsv(args: string[], env: Record<string, string>, csvFlags = ['--format', 'csv']) {
   const dir = tempDir();
   const [csv, pq] = await Promise.all([
-    runCli([...args, ...csvFlags, '-q'], { env, cwd: dir }),
-    runCli([...args, '-o', 'out.parquet', '-q'], { env, cwd: dir }),
+    runMain([...args, ...csvFlags, '-q'], { env, cwd: dir }),
+    runMain([...args, '-o', 'out.parquet', '-q'], { env, cwd: dir }),
   ]);
   expect([csv.code, csv.stderr, pq.code, pq.stderr]).toEqual([0, '', 0, '']);
   const [header = [], ...lines] = parseCsv(csv.stdout);
@@ -109,7 +109,7 @@ describe('Parquet outputs: compression, templates, refusals', () => {
   it('--compression picks the codec; a wrong one or a wrong format is one line naming the flag', async () => {
     await withEmulator({}, async (emu) => {
       const dir = tempDir();
-      const run = (args: string[]) => runCli(args, { env: emu.env, cwd: dir });
+      const run = (args: string[]) => runMain(args, { env: emu.env, cwd: dir });
       const codecs = { snappy: 'SNAPPY', gzip: 'GZIP', none: 'UNCOMPRESSED' };
       const refused = [
         [...TICKS, '-o', 'x.parquet', '--compression', 'lz4'],
@@ -146,7 +146,7 @@ describe('Parquet outputs: compression, templates, refusals', () => {
     await withEmulator({}, async (emu) => {
       const dir = tempDir();
       const template = 'lake/symbol={symbol}/date={date}.parquet';
-      const run = await runCli(
+      const run = await runMain(
         ['ticks', 'AAPL', 'MSFT', '--start', '2025-03-12', '--end', '2025-03-14', '-o', template, '-q'],
         { env: emu.env, cwd: dir },
       );
@@ -199,7 +199,7 @@ describe('Parquet keeps the guarantees of the csv outputs', () => {
     await withEmulator({ faults: [{ kind: 'reset', afterBytes: 3000 }] }, async (emu) => {
       const dir = tempDir();
       writeFileSync(join(dir, 'x.parquet'), 'old');
-      const run = await runCli([...TICKS, '-o', 'x.parquet', '--force', '-q', '--retries', '0'], {
+      const run = await runMain([...TICKS, '-o', 'x.parquet', '--force', '-q', '--retries', '0'], {
         env: emu.env,
         cwd: dir,
       });
@@ -214,17 +214,17 @@ describe('Parquet keeps the guarantees of the csv outputs', () => {
       const dir = tempDir();
       const env = emu.env;
       const eod = ['eod', 'AAPL', '--start', '2025-01-01', '-q'];
-      expect((await runCli([...eod, '--end', '2025-02-01', '-o', 'e.parquet'], { env, cwd: dir })).code).toBe(
-        0,
-      );
+      expect(
+        (await runMain([...eod, '--end', '2025-02-01', '-o', 'e.parquet'], { env, cwd: dir })).code,
+      ).toBe(0);
       const first = await readParquet(join(dir, 'e.parquet'));
       const before = statSync(join(dir, 'e.parquet')).mtimeMs;
-      const skip = await runCli([...eod, '--end', '2025-03-01', '-o', 'e.parquet', '--skip-existing'], {
+      const skip = await runMain([...eod, '--end', '2025-03-01', '-o', 'e.parquet', '--skip-existing'], {
         env,
         cwd: dir,
       });
       expect([skip.code, statSync(join(dir, 'e.parquet')).mtimeMs]).toEqual([0, before]);
-      const update = await runCli(
+      const update = await runMain(
         [...eod, '--end', '2025-03-01', '-o', 'e.parquet', '--update', '--report', 'r.json'],
         { env, cwd: dir },
       );

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CANARY_ACCOUNT, expectNoCanary, requestsTo } from '../helpers/cli-env.js';
-import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
+import { BIN, nodePath, runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 /** For the reference commands: -o on a special file is written directly, as for downloads. */
@@ -19,7 +19,7 @@ async function throughFifo(args: string[], env: Record<string, string>, dir: str
   const read: Buffer[] = [];
   reader.stdout.on('data', (c: Buffer) => read.push(c));
   const readerDone = new Promise((resolve) => reader.on('close', resolve));
-  const result = await runCli([...args, '-o', fifo], { env, cwd: dir });
+  const result = await runMain([...args, '-o', fifo], { env, cwd: dir });
   await readerDone;
   expect(lstatSync(fifo).isFIFO()).toBe(true);
   return { ...result, read: Buffer.concat(read).toString() };
@@ -37,11 +37,11 @@ describe.runIf(process.platform === 'linux')('reference -o on special files', ()
   )('mdget %s: a FIFO gets the bytes stdout gets; /dev/null takes them', async (_name, args) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const dir = tempDir();
-      const plain = await runCli(args, { env: emu.env, cwd: dir });
+      const plain = await runMain(args, { env: emu.env, cwd: dir });
       expect(plain.code).toBe(0);
       const fifo = await throughFifo(args, emu.env, dir, 'pipe');
       expect([fifo.code, fifo.stdout, fifo.read]).toEqual([0, '', plain.stdout]);
-      const devNull = await runCli([...args, '-o', '/dev/null'], { env: emu.env, cwd: dir });
+      const devNull = await runMain([...args, '-o', '/dev/null'], { env: emu.env, cwd: dir });
       expect([devNull.code, devNull.stdout, devNull.stderr]).toEqual([0, '', '']);
       expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
       for (const run of [plain, fifo, devNull]) expectNoCanary(run);
@@ -53,7 +53,7 @@ describe.runIf(process.platform === 'linux')('reference -o on special files', ()
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const dir = tempDir();
       const args = ['instruments', 'CME', '--format', 'csv'];
-      const plain = await runCli(args, { env: emu.env, cwd: dir });
+      const plain = await runMain(args, { env: emu.env, cwd: dir });
       const env = { PATH: nodePath(), ...emu.env };
       const mdget = `${BIN} ${args.join(' ')} -o /dev/stdout`;
       // runCli's stdout is a socket, which /dev/stdout cannot open: a shell gives it a pipe or a file
@@ -73,7 +73,7 @@ describe.runIf(process.platform === 'linux')('reference -o on special files', ()
       const dir = tempDir();
       execFileSync('mkfifo', [join(dir, 'pipe')]);
       for (const target of ['/dev/null', join(dir, 'pipe')]) {
-        const refused = await runCli(['instruments', 'CME', '--format', 'sqlite', '-o', target], {
+        const refused = await runMain(['instruments', 'CME', '--format', 'sqlite', '-o', target], {
           env: emu.env,
           cwd: dir,
         });
@@ -97,7 +97,7 @@ describe.runIf(process.platform === 'linux')('reference -o on special files', ()
   ])('%j: a malformed -o is a usage error before any request, in a dry run too', async (args, message) => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const dir = tempDir();
-      const refused = await runCli(args, { env: emu.env, cwd: dir });
+      const refused = await runMain(args, { env: emu.env, cwd: dir });
       expect([refused.code, refused.stdout]).toEqual([2, '']);
       expect(refused.stderr.split('\n')).toEqual([expect.stringContaining(`mdget: ${message}`), '']);
       expect(emu.requests).toEqual([]);

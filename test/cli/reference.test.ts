@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Emulator, type Fault, generateCapture } from '../../src/emulator/index.js';
 import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, requestsTo } from '../helpers/cli-env.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { openDb } from '../helpers/sqlite.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -30,7 +30,7 @@ const noRequests = (emu: Emulator) => expect(emu.requests).toEqual([]);
 describe.concurrent('mdget exchanges', () => {
   it('csv when piped, typed json and ndjson, a table on request; no credentials sent, gzip decoded', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const csv = await runCli(['exchanges'], { env: emu.env });
+      const csv = await runMain(['exchanges'], { env: emu.env });
       expect(csv.code).toBe(0);
       const rows = csvRows(csv.stdout);
       expect(rows[0]).toBe(
@@ -42,7 +42,7 @@ describe.concurrent('mdget exchanges', () => {
       );
       expect(rows).toContain('OTC PINK,P,,OTC Pink Open Market,,,,false,yes,America/New_York,,,');
 
-      const json = await runCli(['exchanges', '--format', 'json'], { env: emu.env });
+      const json = await runMain(['exchanges', '--format', 'json'], { env: emu.env });
       expect(json.code).toBe(0);
       const list = JSON.parse(json.stdout) as Record<string, unknown>[];
       expect(list.map((e) => e.id)).toEqual(rows.slice(1).map((r) => r.split(',')[0]));
@@ -67,7 +67,7 @@ describe.concurrent('mdget exchanges', () => {
       expect(pink).not.toHaveProperty('delay');
       expect(list.find((e) => e.id === 'ICEEU')).toMatchObject({ extra: { region: 'EU' } });
 
-      const ndjson = await runCli(['exchanges', '--format', 'ndjson'], { env: emu.env });
+      const ndjson = await runMain(['exchanges', '--format', 'ndjson'], { env: emu.env });
       expect(
         ndjson.stdout
           .trimEnd()
@@ -75,7 +75,7 @@ describe.concurrent('mdget exchanges', () => {
           .map((line) => JSON.parse(line)),
       ).toEqual(list);
 
-      const table = await runCli(['exchanges', '--format', 'table'], { env: emu.env });
+      const table = await runMain(['exchanges', '--format', 'table'], { env: emu.env });
       expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+DESCRIPTION\s+FEED\s+DELAY\s+CODES\s+TIMEZONE$/);
       expect(table.stdout).toMatch(/^CME\s+CME Globex\s+M\s+10\s+CME,XCME\s+America\/Chicago$/m);
 
@@ -91,18 +91,18 @@ describe.concurrent('mdget exchanges', () => {
 
   it('--format xml passes the service bytes through, decoded; --find cannot filter it (exit 2)', async () => {
     await withEmulator({ exchangesEncoding: 'iso-8859-1' }, async (emu) => {
-      const xml = await runCli(['exchanges', '--format', 'xml'], { env: emu.env });
+      const xml = await runMain(['exchanges', '--format', 'xml'], { env: emu.env });
       expect(xml.code).toBe(0);
       expect(xml.stdoutBytes.equals(await fetchBytes(`${emu.urls.extras}/exchanges.php`))).toBe(true);
       expect(xml.stdoutBytes.includes(Buffer.from('Zürich', 'latin1'))).toBe(true);
       // The prolog's ISO-8859-1 is honoured when the list is typed.
-      const json = await runCli(['exchanges', '--format', 'json', '--find', 'eurex'], { env: emu.env });
+      const json = await runMain(['exchanges', '--format', 'json', '--find', 'eurex'], { env: emu.env });
       expect(JSON.parse(json.stdout)).toMatchObject([
         { id: 'EUREX', description: 'Eurex Deutschland & Zürich' },
       ]);
 
       const before = emu.requests.length;
-      const refused = await runCli(['exchanges', '--format', 'xml', '--find', 'cme'], { env: emu.env });
+      const refused = await runMain(['exchanges', '--format', 'xml', '--find', 'cme'], { env: emu.env });
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/^mdget: --find cannot filter --format xml.*\n$/);
       expect(emu.requests).toHaveLength(before);
@@ -112,7 +112,7 @@ describe.concurrent('mdget exchanges', () => {
   it('--find matches id or description, case-insensitive; no match is an empty list with a note', async () => {
     await withEmulator({}, async (emu) => {
       const ids = async (text: string) => {
-        const run = await runCli(['exchanges', '--find', text, '--format', 'ndjson'], { env: emu.env });
+        const run = await runMain(['exchanges', '--find', text, '--format', 'ndjson'], { env: emu.env });
         expect(run.code).toBe(0);
         return run.stdout
           .trimEnd()
@@ -122,7 +122,7 @@ describe.concurrent('mdget exchanges', () => {
       expect(await ids('ice futures')).toEqual(['ICEUS', 'ICEEU']);
       expect(await ids('cme')).toEqual(['CME']);
       expect(await ids('MERCANTILE')).toEqual(['NYMEX']);
-      const none = await runCli(['exchanges', '--find', 'atlantis'], { env: emu.env });
+      const none = await runMain(['exchanges', '--find', 'atlantis'], { env: emu.env });
       expect([none.code, csvRows(none.stdout)]).toEqual([0, [expect.stringMatching(/^id,feedcode,/)]]);
       expect(none.stderr).toMatch(/no exchange matches "atlantis"/);
     });
@@ -133,12 +133,14 @@ describe.concurrent('mdget exchanges', () => {
       const dir = tempDir();
       const file = join(dir, 'exchanges.json');
       writeFileSync(file, 'precious\n');
-      const refused = await runCli(['exchanges', '--format', 'json', '-o', file], { env: emu.env });
+      const refused = await runMain(['exchanges', '--format', 'json', '-o', file], { env: emu.env });
       expect(refused.code).toBe(6);
       expect(refused.stderr).toMatch(/exchanges\.json exists: pass --force/);
       noRequests(emu);
       expect(readFileSync(file, 'utf8')).toBe('precious\n');
-      const forced = await runCli(['exchanges', '--format', 'json', '-o', file, '--force'], { env: emu.env });
+      const forced = await runMain(['exchanges', '--format', 'json', '-o', file, '--force'], {
+        env: emu.env,
+      });
       expect([forced.code, forced.stdout]).toEqual([0, '']);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(14);
       expect(readdirSync(dir)).toEqual(['exchanges.json']);
@@ -153,7 +155,7 @@ describe.concurrent('mdget exchanges', () => {
   ])('a failed list: %s; no file left', async (_name, fault, code, message) => {
     await withEmulator({ ...CANARY_ACCOUNT, faults: [fault] }, async (emu) => {
       const dir = tempDir();
-      const run = await runCli(['exchanges', '-o', join(dir, 'x.csv'), '--retries', '0'], { env: emu.env });
+      const run = await runMain(['exchanges', '-o', join(dir, 'x.csv'), '--retries', '0'], { env: emu.env });
       expect([run.code, run.stdout]).toEqual([code, '']);
       expect(run.stderr).toMatch(message);
       expect(readdirSync(dir)).toEqual([]);
@@ -164,10 +166,10 @@ describe.concurrent('mdget exchanges', () => {
   it('needs only the extras base URL: missing → exit 3 before any request', async () => {
     await withEmulator({}, async (emu) => {
       const { MDGET_EXTRAS_URL: _, ...env } = emu.env;
-      const run = await runCli(['exchanges'], { env });
+      const run = await runMain(['exchanges'], { env });
       expect(run.code).toBe(3);
       expect(run.stderr).toMatch(/MDGET_EXTRAS_URL/);
-      const bare = await runCli(['exchanges', '--format', 'ndjson'], {
+      const bare = await runMain(['exchanges', '--format', 'ndjson'], {
         env: { MDGET_EXTRAS_URL: emu.urls.extras },
       });
       expect(bare.code).toBe(0);
@@ -179,19 +181,19 @@ describe.concurrent('mdget exchanges', () => {
 describe.concurrent('mdget instruments', () => {
   it('by id (any case) or by description: the same tables; only the base URLs, no credentials', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
-      const byId = await runCli(['instruments', 'CME'], { env: emu.env });
+      const byId = await runMain(['instruments', 'CME'], { env: emu.env });
       expect(byId.code).toBe(0);
       const entries = byId.stdout.trimEnd().split('\n');
       expect(entries.map((line) => /^\{"marketId":"(\d+)"/.exec(line)?.[1])).toEqual(CME_IDS);
-      const lower = await runCli(['instruments', 'cme'], { env: emu.env });
-      const described = await runCli(['instruments', 'CME Globex'], { env: emu.env });
-      const substring = await runCli(['instruments', 'chicago board'], { env: emu.env });
+      const lower = await runMain(['instruments', 'cme'], { env: emu.env });
+      const described = await runMain(['instruments', 'CME Globex'], { env: emu.env });
+      const substring = await runMain(['instruments', 'chicago board'], { env: emu.env });
       expect(lower.stdout).toBe(byId.stdout);
       expect(described.stdout).toBe(byId.stdout);
       expect(substring.code).toBe(0);
       expect(substring.stdout).toMatch(/^\{"marketId":"4917813436427460002"/);
       // An id with a space goes out percent-encoded (docs/service.md#instruments-files).
-      const pink = await runCli(['instruments', 'OTC PINK', '--format', 'csv'], { env: emu.env });
+      const pink = await runMain(['instruments', 'OTC PINK', '--format', 'csv'], { env: emu.env });
       expect(pink.code).toBe(0);
       expect(csvRows(pink.stdout)[1]).toMatch(/^3000000000000000501,ABCDF,OTCM,EQUITY,/);
       const files = emu.requests.filter((r) => r.path.endsWith('-instruments.json'));
@@ -206,11 +208,11 @@ describe.concurrent('mdget instruments', () => {
       for (const run of [byId, lower, described, substring, pink]) expectNoCanary(run);
 
       const { MDGET_USERNAME: _u, MDGET_PASSWORD: _p, MDGET_HISTORICAL_URL: _h, ...bases } = emu.env;
-      const bare = await runCli(['instruments', 'CME'], { env: bases });
+      const bare = await runMain(['instruments', 'CME'], { env: bases });
       expect(bare.stdout).toBe(byId.stdout);
       const { MDGET_INSTRUMENTS_URL: _i, ...noInstruments } = emu.env;
       const before = emu.requests.length;
-      const missing = await runCli(['instruments', 'CME'], { env: noInstruments });
+      const missing = await runMain(['instruments', 'CME'], { env: noInstruments });
       expect(missing.code).toBe(3);
       expect(missing.stderr).toMatch(/MDGET_INSTRUMENTS_URL/);
       expect(emu.requests).toHaveLength(before);
@@ -219,14 +221,14 @@ describe.concurrent('mdget instruments', () => {
 
   it('an ambiguous description exits 2 listing the candidates, without an instruments request; so does no match', async () => {
     await withEmulator({}, async (emu) => {
-      const ambiguous = await runCli(['instruments', 'ICE Futures', '-o', join(tempDir(), 'x.ndjson')], {
+      const ambiguous = await runMain(['instruments', 'ICE Futures', '-o', join(tempDir(), 'x.ndjson')], {
         env: emu.env,
       });
       expect(ambiguous.code).toBe(2);
       expect(ambiguous.stderr).toBe(
         'mdget: "ICE Futures" matches 2 exchanges: ICEUS (ICE Futures U.S.), ICEEU (ICE Futures Europe); give an exact id\n',
       );
-      const none = await runCli(['instruments', 'Atlantis'], { env: emu.env });
+      const none = await runMain(['instruments', 'Atlantis'], { env: emu.env });
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/^mdget: no exchange matches "Atlantis" by id or description;.*\n$/);
       expect(emu.requests.map((r) => r.path)).toEqual(['/extras/exchanges.php', '/extras/exchanges.php']);
@@ -246,7 +248,7 @@ describe.concurrent('mdget instruments', () => {
         [['instruments', 'CME', '--format', 'xml'], /argument 'xml' is invalid/],
       ] as const;
       for (const [args, message] of cases) {
-        const run = await runCli(args, { env: emu.env });
+        const run = await runMain(args, { env: emu.env });
         expect([run.code, run.stdout], args.join(' ')).toEqual([2, '']);
         expect(run.stderr).toMatch(message);
       }
@@ -256,7 +258,7 @@ describe.concurrent('mdget instruments', () => {
 
   it('every format; an id above 2^53 stays byte-exact in ndjson, csv, json and sqlite', async () => {
     await withEmulator({}, async (emu) => {
-      const run = (...args: string[]) => runCli(['instruments', 'CME', ...args], { env: emu.env });
+      const run = (...args: string[]) => runMain(['instruments', 'CME', ...args], { env: emu.env });
       const ndjson = await run('--format', 'ndjson');
       expect(ndjson.stdout).toContain(`{"marketId":"${BIG_ID}",`);
       expect(ndjson.stdout.trimEnd().split('\n')).toHaveLength(9);
@@ -314,7 +316,7 @@ describe.concurrent('mdget instruments', () => {
     await withEmulator({}, async (emu) => {
       const dir = tempDir();
       const db = join(dir, 'sub', 'cbot.db');
-      const first = await runCli(['instruments', 'CBOT', '--format', 'sqlite', '-o', db], { env: emu.env });
+      const first = await runMain(['instruments', 'CBOT', '--format', 'sqlite', '-o', db], { env: emu.env });
       expect(first.code).toBe(0);
       expect(readdirSync(join(dir, 'sub'))).toEqual(['cbot.db']);
       const database = openDb(db);
@@ -353,12 +355,12 @@ describe.concurrent('mdget instruments', () => {
       }
 
       const before = emu.requests.length;
-      const refused = await runCli(['instruments', 'CME', '--format', 'sqlite', '-o', db], { env: emu.env });
+      const refused = await runMain(['instruments', 'CME', '--format', 'sqlite', '-o', db], { env: emu.env });
       expect(refused.code).toBe(6);
       expect(refused.stderr).toMatch(/cbot\.db exists: pass --force/);
       expect(emu.requests).toHaveLength(before);
 
-      const forced = await runCli(['instruments', 'CME', '--format', 'sqlite', '-o', db, '--force'], {
+      const forced = await runMain(['instruments', 'CME', '--format', 'sqlite', '-o', db, '--force'], {
         env: emu.env,
       });
       expect(forced.code).toBe(0);
@@ -401,7 +403,7 @@ describe.concurrent('mdget instruments', () => {
     await withEmulator({ ...CANARY_ACCOUNT, faults }, async (emu) => {
       const dir = tempDir();
       const args = ['instruments', 'CME Globex', '--format', 'sqlite', '-o', join(dir, 'cme.db')];
-      const run = await runCli([...args, '--retries', '1', '--verbose'], { env: emu.env });
+      const run = await runMain([...args, '--retries', '1', '--verbose'], { env: emu.env });
       expect(run.code).toBe(code);
       expect(run.stderr).toMatch(message);
       expect(run.stderr.split('\n').filter((line) => !/^mdget: (GET|retry) /.test(line))).toHaveLength(2);
@@ -419,7 +421,7 @@ describe.concurrent('mdget instruments', () => {
       const dir = tempDir();
       const keep = join(dir, 'keep.csv');
       writeFileSync(keep, 'precious\n');
-      const forced = await runCli(
+      const forced = await runMain(
         ['instruments', 'CME', '--format', 'csv', '-o', keep, '--force', '--retries', '0'],
         {
           env: emu.env,
@@ -428,7 +430,7 @@ describe.concurrent('mdget instruments', () => {
       expect(forced.code).toBe(5);
       expect(readFileSync(keep, 'utf8')).toBe('precious\n');
       expect(readdirSync(dir)).toEqual(['keep.csv']);
-      const retried = await runCli(['instruments', 'CBOT', '--retries', '1', '--verbose'], { env: emu.env });
+      const retried = await runMain(['instruments', 'CBOT', '--retries', '1', '--verbose'], { env: emu.env });
       expect(retried.code).toBe(0);
       expect(retried.stderr).toMatch(/^mdget: retry 1 in \d+ ms: HTTP 503/m);
       expect(retried.stdout.trimEnd().split('\n')).toHaveLength(4);
@@ -438,14 +440,14 @@ describe.concurrent('mdget instruments', () => {
 
   it('the BIG exchange (2,000 entries) streams end to end into csv and sqlite', async () => {
     await withEmulator({ instrumentsBigCount: 2000 }, async (emu) => {
-      const csv = await runCli(['instruments', 'BIG', '--format', 'csv', '--no-progress'], { env: emu.env });
+      const csv = await runMain(['instruments', 'BIG', '--format', 'csv', '--no-progress'], { env: emu.env });
       expect(csv.code).toBe(0);
       const rows = csvRows(csv.stdout);
       expect(rows).toHaveLength(2001);
       expect(rows[1]).toMatch(/^6917529027641081856,/);
       expect(rows[2000]).toMatch(/^6917529027641083855,/);
       const db = join(tempDir(), 'big.db');
-      const sqlite = await runCli(['instruments', 'Synthetic Large', '--format', 'sqlite', '-o', db], {
+      const sqlite = await runMain(['instruments', 'Synthetic Large', '--format', 'sqlite', '-o', db], {
         env: emu.env,
       });
       expect(sqlite.code).toBe(0);
@@ -467,16 +469,16 @@ describe.concurrent('mdget instruments --from-capture', () => {
         capture,
         captureText({ exchange: 'CME', count: 9, extraKinds: ['heartBeat', 'marketSnapshot'] }),
       );
-      const fromFile = await runCli(['instruments', 'CME'], { env: emu.env });
-      const fromFileCsv = await runCli(['instruments', 'CME', '--format', 'csv'], { env: emu.env });
+      const fromFile = await runMain(['instruments', 'CME'], { env: emu.env });
+      const fromFileCsv = await runMain(['instruments', 'CME', '--format', 'csv'], { env: emu.env });
       const requests = emu.requests.length;
 
       // No configuration at all: a capture needs no service.
-      const ndjson = await runCli(['instruments', '--from-capture', capture]);
+      const ndjson = await runMain(['instruments', '--from-capture', capture]);
       expect(ndjson.code).toBe(0);
       expect(ndjson.stdout).toBe(fromFile.stdout);
       const spool = tempDir();
-      const csv = await runCli(['instruments', '--from-capture', '-', '--format', 'csv'], {
+      const csv = await runMain(['instruments', '--from-capture', '-', '--format', 'csv'], {
         input: readFileSync(capture, 'utf8'),
         env: { TMPDIR: spool },
       });
@@ -484,7 +486,7 @@ describe.concurrent('mdget instruments --from-capture', () => {
       expect(csv.stdout).toBe(fromFileCsv.stdout);
       expect(readdirSync(spool)).toEqual([]);
       const db = join(dir, 'cme.db');
-      const sqlite = await runCli(['instruments', '--from-capture', '-', '--format', 'sqlite', '-o', db], {
+      const sqlite = await runMain(['instruments', '--from-capture', '-', '--format', 'sqlite', '-o', db], {
         input: readFileSync(capture, 'utf8'),
         env: { TMPDIR: spool },
       });
@@ -508,14 +510,14 @@ describe.concurrent('mdget instruments --from-capture', () => {
     );
     for (const format of ['csv', 'json', 'sqlite', 'ndjson']) {
       const out = join(dir, `out.${format}`);
-      const run = await runCli(['instruments', '--from-capture', capture, '--format', format, '-o', out]);
+      const run = await runMain(['instruments', '--from-capture', capture, '--format', format, '-o', out]);
       expect(run.code, format).toBe(4);
       expect(run.stderr).toBe('mdget: capture: exchange CME announced 5 definitions, got 4\n');
       expect(existsSync(out)).toBe(false);
     }
     expect(readdirSync(dir)).toEqual(['short.ndjson']);
     const spool = tempDir();
-    const stdout = await runCli(['instruments', '--from-capture', '-', '--format', 'csv'], {
+    const stdout = await runMain(['instruments', '--from-capture', '-', '--format', 'csv'], {
       input: readFileSync(capture, 'utf8'),
       env: { TMPDIR: spool },
     });
@@ -536,13 +538,13 @@ describe.concurrent('mdget instruments --from-capture', () => {
         message: 'unknown exchange NOPE',
       }),
     );
-    const run = await runCli(['instruments', '--from-capture', capture, '-o', join(dir, 'out.ndjson')]);
+    const run = await runMain(['instruments', '--from-capture', capture, '-o', join(dir, 'out.ndjson')]);
     expect(run.code).toBe(4);
     expect(run.stderr).toBe(
       'mdget: capture: exchange NOPE answered with status INVALID_EXCHANGE: unknown exchange NOPE\n',
     );
     expect(readdirSync(dir)).toEqual(['refused.ndjson']);
-    const missing = await runCli(['instruments', '--from-capture', join(dir, 'nope.ndjson')]);
+    const missing = await runMain(['instruments', '--from-capture', join(dir, 'nope.ndjson')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--from-capture .*nope\.ndjson: cannot read it \(ENOENT\)/);
   });
@@ -559,7 +561,7 @@ describe.concurrent('mdget instruments --from-capture', () => {
         '',
       ].join('\n'),
     );
-    const run = (...args: string[]) => runCli(['instruments', '--from-capture', capture, ...args]);
+    const run = (...args: string[]) => runMain(['instruments', '--from-capture', capture, ...args]);
     const ndjson = await run();
     expect(ndjson.stdout).toBe(
       '{"marketId":9007199254740993,"instrumentType":"FUTURE","symbol":"NQM5","exchangeCode":"XCME"}\n' +

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../docs/report.schema.json', import.meta.url), 'utf8'));
@@ -21,7 +21,7 @@ describe('--report', () => {
     await withEmulator({ rowCap: 300 }, async (emu) => {
       const dir = tempDir();
       const args = ['ticks', 'ESM25', '--start', '2025-03-13', '--end', '2025-03-15', '-o', 't-{date}.csv'];
-      const run = await runCli([...args, '--report', 'report.json', '--max-rows', '300'], {
+      const run = await runMain([...args, '--report', 'report.json', '--max-rows', '300'], {
         env: emu.env,
         cwd: dir,
       });
@@ -54,7 +54,7 @@ describe('--report', () => {
       { faults: [{ kind: 'inBandError', message: 'Error: not entitled to ZZZ' }] },
       async (emu) => {
         const dir = tempDir();
-        const run = await runCli(['eod', 'ZZZ', '--report', 'report.json'], { env: emu.env, cwd: dir });
+        const run = await runMain(['eod', 'ZZZ', '--report', 'report.json'], { env: emu.env, cwd: dir });
         expect(run.code).toBe(4);
         const report = reportOf(dir);
         expect(report).toMatchObject({ command: 'eod', exitCode: 4, totals: { files: 0, rows: 0 } });
@@ -67,7 +67,7 @@ describe('--report', () => {
     );
     await withEmulator({}, async (emu) => {
       const dir = tempDir();
-      const run = await runCli(['exchanges', '-o', 'x.csv', '--report', 'report.json'], {
+      const run = await runMain(['exchanges', '-o', 'x.csv', '--report', 'report.json'], {
         env: emu.env,
         cwd: dir,
       });

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { wallTimeOf } from '../../src/core/time/time-zones.js';
 import { CANARY_ACCOUNT, expectNoCanary, NO_PROBES } from '../helpers/cli-env.js';
-import { BIN, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
+import { BIN, nodePath, runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 /**
@@ -31,7 +31,7 @@ const offsetRuns = (isoTimes: readonly string[]) =>
   isoTimes.map(offsetOf).filter((offset, i, all) => i === 0 || offset !== all[i - 1]);
 
 async function mdget(emu: { env: Env }, args: readonly string[], cwd?: string) {
-  const result = await runCli(args, { env: envOf(emu), ...(cwd ? { cwd } : {}) });
+  const result = await runMain(args, { env: envOf(emu), ...(cwd ? { cwd } : {}) });
   expectNoCanary(result);
   return result;
 }

@@ -102,18 +102,42 @@ export async function runMain(
   stderr.on('data', (c: Buffer) => err.push(c));
   const stdin = new PassThrough();
   stdin.end(options.input ?? '');
-  const code = await main([...args], {
-    stdout,
-    stderr,
-    stdin,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    env: { PATH: nodePath(), NO_COLOR: '1', ...DEBUG_ENV, ...options.env },
-    cwd: options.cwd ?? tempDir(),
-    color: NO_COLORS,
-  });
-  // Let the last writes reach the collectors before they are read.
-  await new Promise((resolve) => setImmediate(resolve));
-  const stdoutBytes = Buffer.concat(out);
-  return { code, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr: Buffer.concat(err).toString('utf8') };
+  const cwd = options.cwd ?? tempDir();
+  // Relative paths (-o, --report, --symbols-file) resolve against the process's directory, as in a real
+  // process: a run given a cwd moves there, and runs at once (describe.concurrent) must then share it.
+  if (options.cwd === undefined) return await collect();
+  if (inProcessRuns > 0 && process.cwd() !== cwd) throw new Error('runMain: runs at once need one cwd');
+  const before = process.cwd();
+  process.chdir(cwd);
+  inProcessRuns++;
+  try {
+    return await collect();
+  } finally {
+    inProcessRuns--;
+    if (inProcessRuns === 0) process.chdir(before);
+  }
+  async function collect(): Promise<CliRun> {
+    const code = await main([...args], {
+      stdout,
+      stderr,
+      stdin,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      env: { PATH: nodePath(), NO_COLOR: '1', ...DEBUG_ENV, ...options.env },
+      cwd,
+      color: NO_COLORS,
+    });
+    // Let the last writes reach the collectors before they are read.
+    await new Promise((resolve) => setImmediate(resolve));
+    const stdoutBytes = Buffer.concat(out);
+    return {
+      code,
+      stdout: stdoutBytes.toString('utf8'),
+      stdoutBytes,
+      stderr: Buffer.concat(err).toString('utf8'),
+    };
+  }
 }
+
+/** How many runMain calls are under way in this process (they share its working directory). */
+let inProcessRuns = 0;
