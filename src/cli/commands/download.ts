@@ -11,6 +11,7 @@ import type { Job } from '../../core/plan/job.js';
 import { resolve } from '../../core/plan/resolve.js';
 import { windowTimes } from '../../core/plan/window-times.js';
 import type { BatchResult, RunDeps } from '../../core/run/run-types.js';
+import { sidecarMemory } from '../../core/sink/file-memory.js';
 import { refuseBinaryOnTerminal } from '../binary-output.js';
 import { configFrom, type RunContext } from '../context.js';
 import { flagNames } from '../flag-names.js';
@@ -61,7 +62,7 @@ export async function runDownloadCommand<N extends DownloadName>(
     import('../run-deps.js'),
   ]);
   const result = await withRunDeps(flags, ctx, options.output === undefined, async (deps) => {
-    const done = await runJob(job, withShortNotes({ ...deps, names: flagNames }));
+    const done = await runJob(job, withShortNotes({ ...deps, names: flagNames, memory: sidecarMemory }));
     if (job.settings.skipExisting) noteSkipped(done, Boolean(flags.verbose), deps.onNote);
     return done;
   });

@@ -60,8 +60,9 @@ const EMPTY = Buffer.alloc(0);
 export class ResponseTransform extends Transform {
   /** Rows the service sent: what a server cap counts. */
   receivedRows = 0;
-  /** Bytes received from the (decoded) body. */
+  /** Bytes received from the (decoded) body, and rows' bytes passed on to the output. */
   bytesIn = 0;
+  bytesOut = 0;
   /** 'cut' or 'probe': the rows from `heldKey` on were dropped and must be fetched by a continuation. */
   verdict: CutVerdict = 'complete';
   heldKey: string | undefined;
@@ -285,7 +286,10 @@ export class ResponseTransform extends Transform {
       const keptLast = kept === region ? last : lastLineBefore(kept, kept.length);
       if (keptLast) this.lastKeptKey = this.keyAt(kept, keptLast.start, keptLast.end) ?? this.lastKeptKey;
     }
-    const push = (chunk: Buffer | string) => this.push(chunk);
+    const push = (chunk: Buffer | string) => {
+      this.bytesOut += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      this.push(chunk);
+    };
     // Unfiltered (nearly always), the rows written are the rows received: count them once.
     if (kept === region) this.receivedRows += writer.write(region, final, push);
     else {

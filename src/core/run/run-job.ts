@@ -5,14 +5,16 @@ import type { Job, RunSettings } from '../plan/job.js';
 import { optionNames } from '../plan/names.js';
 import { outputKey } from '../plan/outputs.js';
 import { type PlannedRequest, windowOf } from '../plan/planned-request.js';
+import { recipeOf } from '../plan/recipe.js';
 import { isFinal } from '../sink/provisional.js';
 import { checkTarget, makeDirectoriesFor, type TargetKind } from '../sink/targets.js';
 import { CutTracker } from './cut-tracker.js';
 import { runOutput } from './output-run.js';
+import { resumeRecorded } from './resume-recorded.js';
 import type { OutputGroup, OutputItem, RunState } from './run-state.js';
 import type { BatchResult, RequestResult, RunDeps } from './run-types.js';
 import { RequestScheduler } from './scheduler.js';
-import { readResumePoint, resumeItems } from './update.js';
+import { type ResumeShape, readResumePoint, resumeItems } from './update.js';
 
 /**
  * Runs a job (plan/resolve.ts). Every output is looked at before anything is created or sent: one in the
@@ -29,6 +31,15 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
   const pending: OutputGroup[] = [];
   const resumedAway: RequestResult[] = [];
   const kinds = new Map<OutputGroup, TargetKind>();
+  // a time series written to a file is remembered with how it was made, for a later --update to check
+  if (deps.memory)
+    for (const group of groups)
+      if (group.output.kind === 'file' && group.items[0]?.plan.series)
+        group.recipe = recipeOf(
+          job.command,
+          group.items.map((item) => item.plan),
+          settings,
+        );
   const replace = settings.force || settings.skipExisting || settings.update;
   for (const group of groups)
     if (group.output.kind === 'file')
@@ -43,7 +54,14 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
     }
     if (kind === 'file' && settings.update) {
       const before = group.items;
-      if (!(await resume(group, path, settings, names('update')))) continue;
+      if (deps.memory && group.recipe) {
+        const memory = await deps.memory.recall(path);
+        await resumeRecorded(group, path, memory, group.recipe, shapeOf(group, settings), names).catch(
+          (error: unknown) => {
+            throw error instanceof MdgetError ? error : readError(names('update'), path, error);
+          },
+        );
+      } else if (!(await resume(group, path, settings, names('update')))) continue;
       resumedAway.push(...skippedResults(before, group.items));
       if (group.items.length === 0) {
         deps.onNote?.(`${path} is up to date (${names('update')})`);
@@ -83,6 +101,7 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
     plan,
     scheduler,
     ...(deps.onCommitted ? { onCommitted: deps.onCommitted } : {}),
+    ...(deps.memory ? { memory: deps.memory } : {}),
   };
   const failures: MdgetError[] = [];
   const queue = [...pending];
@@ -168,19 +187,9 @@ async function resume(
   settings: RunSettings,
   update: string,
 ): Promise<boolean> {
-  const first = group.items[0]?.plan;
-  if (!first?.series) return false;
-  const point = await readResumePoint(path, {
-    format: settings.format,
-    gzip: settings.gzip,
-    kind: first.kind,
-    resolution: first.series.resolution,
-    trend: first.trend,
-    contract: carriesContract(group.items.map((i) => i.plan)),
-    ...(settings.columns ? { columns: settings.columns } : {}),
-    sourceZone: first.zone,
-  }).catch((error: unknown) => {
-    throw new MdgetError('MDGET_IO', `${update} cannot read ${path}: ${(error as Error).message}`);
+  if (!group.items[0]?.plan.series) return false;
+  const point = await readResumePoint(path, shapeOf(group, settings)).catch((error: unknown) => {
+    throw readError(update, path, error);
   });
   if (!point) return true;
   group.items = resumeItems(group.items, point);
@@ -188,6 +197,24 @@ async function resume(
   if (point.keepRows !== undefined) group.keepRows = point.keepRows;
   return true;
 }
+
+/** How the rows of a group's file are read back (its first request is a time series). */
+function shapeOf(group: OutputGroup, settings: RunSettings): ResumeShape {
+  const first = group.items[0]!.plan;
+  return {
+    format: settings.format,
+    gzip: settings.gzip,
+    kind: first.kind,
+    resolution: first.series!.resolution,
+    trend: first.trend,
+    contract: carriesContract(group.items.map((i) => i.plan)),
+    ...(settings.columns ? { columns: settings.columns } : {}),
+    sourceZone: first.zone,
+  };
+}
+
+const readError = (update: string, path: string, error: unknown) =>
+  new MdgetError('MDGET_IO', `${update} cannot read ${path}: ${(error as Error).message}`);
 
 /** The results of requests an --update found nothing to fetch for, marked skipped for the report. */
 function skippedResults(before: readonly OutputItem[], after: readonly OutputItem[]): RequestResult[] {
