@@ -52,7 +52,11 @@ export async function runDownloadCommand<N extends DownloadName>(
   if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(flags.tempDir);
   if (!flags.quiet) for (const warning of job.warnings) ctx.io.stderr.write(`mdget: warning: ${warning}\n`);
   if (flags.dryRun) {
-    await printJob(job, Boolean(flags.quiet), ctx);
+    // an update's dry run shows each symbol's real resume window: the file's memory is read, not written
+    const shown = job.settings.update
+      ? await (await import('../../core/run/run-job.js')).updatedJob(job, sidecarMemory, flagNames)
+      : job;
+    await printJob(shown, Boolean(flags.quiet), ctx);
     return;
   }
   // Loaded here, not at the top: undici, the writers and Node's stream modules, which --help, --dry-run and

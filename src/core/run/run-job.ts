@@ -2,12 +2,13 @@ import { interruptedError, MdgetError } from '../model/errors.js';
 import { carriesContract } from '../model/record-shapes.js';
 import { redactUrl } from '../model/redact.js';
 import type { Job, RunSettings } from '../plan/job.js';
-import { optionNames } from '../plan/names.js';
+import { type NameOf, optionNames } from '../plan/names.js';
 import { outputKey } from '../plan/outputs.js';
 import { type PlannedRequest, windowOf } from '../plan/planned-request.js';
 import { recipeOf } from '../plan/recipe.js';
+import type { OutputMemory } from '../sink/file-memory.js';
 import { isFinal } from '../sink/provisional.js';
-import { checkTarget, makeDirectoriesFor, type TargetKind } from '../sink/targets.js';
+import { checkTarget, makeDirectoriesFor, type TargetKind, targetKind } from '../sink/targets.js';
 import { CutTracker } from './cut-tracker.js';
 import { runOutput } from './output-run.js';
 import { resumeRecorded } from './resume-recorded.js';
@@ -147,6 +148,32 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
   // a failed run takes back the directories it made that are still empty
   if (result.failure) await made.removeEmpty();
   return result;
+}
+
+/**
+ * The requests an --update would send (its --dry-run): each existing file checked against its memory and
+ * resumed per symbol as runJob does; nothing is sent or written.
+ */
+export async function updatedJob(job: Job, memory: OutputMemory, names: NameOf): Promise<Job> {
+  const requests: PlannedRequest[] = [];
+  for (const group of groupsOf(job.requests)) {
+    const path = group.output.kind === 'file' ? group.output.path : undefined;
+    if (path !== undefined && group.items[0]?.plan.series && targetKind(path) === 'file') {
+      const recipe = recipeOf(
+        job.command,
+        group.items.map((item) => item.plan),
+        job.settings,
+      );
+      const shape = shapeOf(group, job.settings);
+      await resumeRecorded(group, path, await memory.recall(path), recipe, shape, names).catch(
+        (error: unknown) => {
+          throw error instanceof MdgetError ? error : readError(names('update'), path, error);
+        },
+      );
+    }
+    requests.push(...group.items.map((item) => item.plan));
+  }
+  return { ...job, requests };
 }
 
 /** The outputs of a job in the order of their first request, each with its requests in order. */
