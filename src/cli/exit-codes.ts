@@ -79,7 +79,7 @@ export const EXIT_CODES: readonly { code: number; label: string; meaning: string
     code: exitCodeFor('MDGET_SERVICE'),
     label: 'refused by the service',
     meaning:
-      'the service refused: an in-band `Error` line, HTTP 4xx other than 429, a metadata count mismatch',
+      'the service refused: an in-band `Error` line, HTTP 4xx other than 429, a metadata count mismatch, an answer from before the requested start',
   },
   {
     code: exitCodeFor('MDGET_NETWORK'),

@@ -22,6 +22,7 @@ import {
 } from './reference/instruments-command.js';
 import { runJob } from './run/run-job.js';
 import type { BatchResult, RunDeps } from './run/run-types.js';
+import { sidecarMemory } from './sink/file-memory.js';
 
 /** How a client sends its requests; every field has a default. */
 export interface ClientOptions {
@@ -116,7 +117,9 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
       if (to === '-') throw usageError("download('-'): pass a writable stream, such as process.stdout");
       const output = typeof to === 'string' ? { output: to } : {};
       const job = resolved(name, { ...query, ...rest, ...output } as DownloadOptions<N>);
-      const result = await runJob(job, deps(signal, typeof to === 'string' ? new PassThrough() : to));
+      const base = deps(signal, typeof to === 'string' ? new PassThrough() : to);
+      // files remember how they were made, as the CLI's do: a later update checks it
+      const result = await runJob(job, { ...base, memory: sidecarMemory });
       if (result.failure) throw result.failure;
       return result;
     };

@@ -11,6 +11,7 @@ import type { Job } from '../../core/plan/job.js';
 import { resolve } from '../../core/plan/resolve.js';
 import { windowTimes } from '../../core/plan/window-times.js';
 import type { BatchResult, RunDeps } from '../../core/run/run-types.js';
+import { sidecarMemory } from '../../core/sink/file-memory.js';
 import { refuseBinaryOnTerminal } from '../binary-output.js';
 import { configFrom, type RunContext } from '../context.js';
 import { flagNames } from '../flag-names.js';
@@ -51,7 +52,11 @@ export async function runDownloadCommand<N extends DownloadName>(
   if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(flags.tempDir);
   if (!flags.quiet) for (const warning of job.warnings) ctx.io.stderr.write(`mdget: warning: ${warning}\n`);
   if (flags.dryRun) {
-    await printJob(job, Boolean(flags.quiet), ctx);
+    // an update's dry run shows each symbol's real resume window: the file's memory is read, not written
+    const shown = job.settings.update
+      ? await (await import('../../core/run/run-job.js')).updatedJob(job, sidecarMemory, flagNames)
+      : job;
+    await printJob(shown, Boolean(flags.quiet), ctx);
     return;
   }
   // Loaded here, not at the top: undici, the writers and Node's stream modules, which --help, --dry-run and
@@ -61,7 +66,7 @@ export async function runDownloadCommand<N extends DownloadName>(
     import('../run-deps.js'),
   ]);
   const result = await withRunDeps(flags, ctx, options.output === undefined, async (deps) => {
-    const done = await runJob(job, withShortNotes({ ...deps, names: flagNames }));
+    const done = await runJob(job, withShortNotes({ ...deps, names: flagNames, memory: sidecarMemory }));
     if (job.settings.skipExisting) noteSkipped(done, Boolean(flags.verbose), deps.onNote);
     return done;
   });

@@ -1,21 +1,21 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { RECORD_SHAPES, type RecordKind } from '../model/record-shapes.js';
 import { redactUrl } from '../model/redact.js';
-import type { SeriesRequest } from '../plan/series.js';
-import { formatKey, keyLength, timeFieldIndex } from '../plan/series.js';
+import type { SeriesRequest, SeriesWindow } from '../plan/series.js';
 
 export type { CutVerdict } from './hold-back.js';
 
 import { releaseChunk } from '../buffers/chunk-pool.js';
 import { type CheckContext, checkFirstLine, checkLastLine, checkLaterLines, fail } from './body-checks.js';
 import { BodyHead } from './body-head.js';
-import { EdgeFilter, type KeyOf } from './edge-filter.js';
+import type { KeyOf } from './edge-filter.js';
 import { type CutVerdict, holdBack } from './hold-back.js';
 import { LineCarry } from './line-carry.js';
 import { fieldKey, lastLineBefore, lineEndAfter, trailingGroupStart } from './line-regions.js';
 import type { OutputState } from './output-state.js';
 import type { RowRewrite } from './row-rewrite.js';
 import { LineCounter, RowWriter } from './row-writer.js';
+import { allBeforeStart, type WindowEdges, windowEdges } from './window-edges.js';
 
 export type { OutputFormat, OutputState } from './output-state.js';
 export { closingBytes, newOutputState, recordToJson } from './output-state.js';
@@ -34,6 +34,8 @@ export interface ResponseTransformOptions {
   onBytes?: (bytesIn: number) => void;
   /** A time-series request: rows outside its window are dropped, and a cut is detected. */
   series?: SeriesRequest;
+  /** The dates of an events request, end exclusive: its rows outside them are dropped. */
+  dates?: SeriesWindow;
   /** The time key a continuation starts from: rows the server sends again from before it are dropped. */
   continuationFrom?: string;
   /** Whether a response of that many rows may have been cut; absent: never (the user's --maxrecords). */
@@ -58,8 +60,9 @@ const EMPTY = Buffer.alloc(0);
 export class ResponseTransform extends Transform {
   /** Rows the service sent: what a server cap counts. */
   receivedRows = 0;
-  /** Bytes received from the (decoded) body. */
+  /** Bytes received from the (decoded) body, and rows' bytes passed on to the output. */
   bytesIn = 0;
+  bytesOut = 0;
   /** 'cut' or 'probe': the rows from `heldKey` on were dropped and must be fetched by a continuation. */
   verdict: CutVerdict = 'complete';
   heldKey: string | undefined;
@@ -79,13 +82,12 @@ export class ResponseTransform extends Transform {
   private lines: LineCarry | undefined;
   /** A JSON body seen whole only at its end. */
   private pendingJson: Buffer = EMPTY;
-  private keyIndex = 0;
   private holding = false;
   private lastLine = '';
   /** The key of the last row kept: whether a continuation went past where it started. */
   private lastKeptKey: string | undefined;
   private writer: RowWriter | undefined;
-  private edges: EdgeFilter | undefined;
+  private edges: WindowEdges | undefined;
   private received: LineCounter | undefined;
 
   constructor(private readonly options: ResponseTransformOptions) {
@@ -106,7 +108,7 @@ export class ResponseTransform extends Transform {
 
   /** Rows the server sent again from before a continuation's start, dropped. */
   get repeatedRows(): number {
-    return this.edges?.repeated ?? 0;
+    return this.edges?.filter.repeated ?? 0;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -159,7 +161,7 @@ export class ResponseTransform extends Transform {
       this.options.state.passedThrough = true;
       return;
     }
-    const { kind, state, symbol, trend, series, timeZone, continuationFrom } = this.options;
+    const { kind, state, symbol, trend, series, timeZone, continuationFrom, dates } = this.options;
     this.writer = new RowWriter({
       kind,
       state,
@@ -170,13 +172,8 @@ export class ResponseTransform extends Transform {
       ...(timeZone ? { timeZone } : {}),
     });
     this.received = new LineCounter(this.writer);
-    if (series) {
-      this.keyIndex = timeFieldIndex(kind, line.fieldCount);
-      const endKey =
-        series.window.end && series.filterEnd ? formatKey(series.window.end, series.resolution) : undefined;
-      this.edges = new EdgeFilter(this.keyAt, series.order, endKey, continuationFrom);
-      this.holding = this.options.verdict !== undefined;
-    }
+    this.edges = windowEdges(kind, line.fieldCount, series, dates, continuationFrom, this.keyAt);
+    this.holding = series !== undefined && this.options.verdict !== undefined;
     const groupOf = (bytes: Buffer, end: number) =>
       trailingGroupStart(bytes, end, (start, stop) => this.keyAt(bytes, start, stop));
     this.lines = new LineCarry(this.check, this.holding ? groupOf : undefined);
@@ -184,9 +181,7 @@ export class ResponseTransform extends Transform {
 
   /** The time key of the line [start, end) of `bytes`. */
   private readonly keyAt: KeyOf = (bytes, start, end) =>
-    this.options.series
-      ? fieldKey(bytes, start, end, this.keyIndex, keyLength(this.options.series.resolution))
-      : undefined;
+    this.edges ? fieldKey(bytes, start, end, this.edges.keyIndex, this.edges.keyLength) : undefined;
 
   /** The complete lines of the carried bytes and `bytes`, but (when holding) the trailing key group. */
   private consume(bytes: Buffer): void {
@@ -204,8 +199,33 @@ export class ResponseTransform extends Transform {
     const rest = (this.lines as LineCarry).rest();
     const last = lastLineBefore(rest, rest.length);
     checkLastLine(last ? rest.toString('latin1', last.start, last.end) : this.lastLine, this.check);
-    if (this.holding && last && this.holdsBack(rest, last)) return;
+    if (this.holding && (this.onlyBeforeStart(rest, last) || (last && this.holdsBack(rest, last)))) return;
     this.process(rest, true);
+    if (!this.holding) this.onlyBeforeStart(EMPTY, undefined);
+  }
+
+  /**
+   * A response whose rows all lie before the request's start is the service ignoring `start`
+   * (docs/completeness.md#the-window-is-the-window): nothing of it is written. A continuation is tried
+   * again (run/continuations.ts), a window's own request fails here.
+   */
+  private onlyBeforeStart(rest: Buffer, last: { start: number; end: number } | undefined): boolean {
+    if (!this.edges) return false;
+    // rows before the start come first ascending, last descending: the rest's other end shows the rest
+    const firstEnd = lineEndAfter(rest);
+    const desc = this.options.series?.order === 'desc';
+    const line = desc ? { start: 0, end: firstEnd < 0 ? rest.length : firstEnd } : last;
+    const key = line && this.keyAt(rest, line.start, line.end);
+    if (!allBeforeStart(this.edges, key)) return false;
+    if (this.options.continuationFrom !== undefined) {
+      this.stalled = true;
+      return true;
+    }
+    return fail(
+      this.check,
+      'MDGET_SERVICE',
+      `the service answered ${redactUrl(this.options.url)} with rows from before its start (${this.edges.startKey}) only: it ignores start, so nothing of it is written`,
+    );
   }
 
   /** Whether the key group at the end (`rest`, last line `last`) is held back; see hold-back.ts. */
@@ -261,12 +281,15 @@ export class ResponseTransform extends Transform {
       this.lastKey = this.keyAt(region, last.start, last.end) ?? this.lastKey;
     }
     const writer = this.writer as RowWriter;
-    const kept = this.edges ? this.edges.keep(region) : region;
+    const kept = this.edges ? this.edges.filter.keep(region) : region;
     if (kept.length > 0) {
       const keptLast = kept === region ? last : lastLineBefore(kept, kept.length);
       if (keptLast) this.lastKeptKey = this.keyAt(kept, keptLast.start, keptLast.end) ?? this.lastKeptKey;
     }
-    const push = (chunk: Buffer | string) => this.push(chunk);
+    const push = (chunk: Buffer | string) => {
+      this.bytesOut += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      this.push(chunk);
+    };
     // Unfiltered (nearly always), the rows written are the rows received: count them once.
     if (kept === region) this.receivedRows += writer.write(region, final, push);
     else {

@@ -60,7 +60,7 @@ export function afterKey(key: string, resolution: Resolution): WallTime {
 
 /**
  * The index of the time field in a service line of `fieldCount` fields (docs/service.md#endpoints): ticks and
- * plain minutes lead with it; a contract column (nearby, `ROOT*n`) or EOD's symbol comes first.
+ * plain minutes lead with it; a contract column (nearby, `ROOT*n`) or the symbol (EOD, events) comes first.
  */
 export function timeFieldIndex(kind: RecordKind, fieldCount: number): number {
   switch (kind) {
@@ -70,6 +70,7 @@ export function timeFieldIndex(kind: RecordKind, fieldCount: number): number {
       return fieldCount === 8 ? 1 : 0;
     case 'nearbyMinutes':
     case 'eod':
+    case 'events':
       return 1;
     default:
       return 0;

@@ -1,6 +1,7 @@
 import { toMdgetError } from '../http/to-mdget-error.js';
 import type { MdgetError } from '../model/errors.js';
 import type { Sink } from '../sink/atomic-file.js';
+import { type FileMemory, fileDigest } from '../sink/file-memory.js';
 import { markProvisional } from '../sink/provisional.js';
 import { type OutputGroup, pathOf, type RunState } from './run-state.js';
 
@@ -42,18 +43,37 @@ async function finalize(
   } catch (error) {
     return dropSink(error, sink, run);
   }
-  if (path === undefined || !group || !run.onCommitted) return undefined;
+  if (path === undefined || !group) return undefined;
   try {
-    await run.onCommitted({
+    const memory = await remember(group, path, run);
+    await run.onCommitted?.({
       path,
       results: group.items.map((item) => item.result),
       provisional,
-      appended: group.keepBytes !== undefined,
+      appended: group.keepBytes !== undefined || group.copies !== undefined,
+      ...(memory ? { memory } : {}),
     });
     return undefined;
   } catch (error) {
     return toMdgetError(error);
   }
+}
+
+/**
+ * Keeps how a file in place was made, with its size and hash (sink/file-memory.ts). After the rename: a
+ * run stopped between the two leaves an old memory, which no longer matches the file, so the next
+ * --update refuses it rather than trusting it.
+ */
+async function remember(group: OutputGroup, path: string, run: RunState): Promise<FileMemory | undefined> {
+  if (!run.memory || !group.recipe || !group.ends) return undefined;
+  const memory: FileMemory = {
+    version: 1,
+    recipe: group.recipe,
+    ends: group.ends,
+    ...(await fileDigest(path)),
+  };
+  await run.memory.remember(path, memory);
+  return memory;
 }
 
 /** After a failed write or commit: a closed stdout ends the run quietly; anything else drops the sink. */

@@ -61,6 +61,8 @@ export async function fetchInto(
       progress(deps, run, item, result.output, source, bytes, transform?.rows ?? 0, false);
     },
     ...(plan.series ? { series: plan.series } : {}),
+    // events are dated rows too: those outside the range asked for are dropped
+    ...(plan.kind === 'events' && plan.range ? { dates: plan.range } : {}),
     ...(plan.continuation && plan.series?.order !== 'desc'
       ? { continuationFrom: plan.continuation.from }
       : {}),

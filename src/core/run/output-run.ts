@@ -15,12 +15,13 @@ import { openSink } from '../sink/open-sink.js';
 import { commitOutput, dropSink } from './commit.js';
 import { checkListed, nextRequest } from './continuations.js';
 import { fetchInto, progress } from './fetch-response.js';
+import { OutputTally } from './kept-rows.js';
 import { parquetOutput } from './parquet-output.js';
 import { type OutputGroup, type OutputItem, openDeps, pathOf, type RunState } from './run-state.js';
 import type { RunDeps } from './run-types.js';
 import { Spools } from './spools.js';
 import { copyGzipPrefix } from './update.js';
-import { copyParquetPrefix } from './update-parquet.js';
+import { copyParquetRows } from './update-parquet.js';
 
 export type { OutputGroup, OutputItem, RunState } from './run-state.js';
 
@@ -101,8 +102,9 @@ async function runOutputOnce(
     try {
       sink = await parquetOutput(sink, group, output, settings);
       if (group.keepRows && path)
-        await copyParquetPrefix(
+        await copyParquetRows(
           path,
+          0,
           group.keepRows,
           sink.stream,
           writtenColumns(output) ?? [],
@@ -113,6 +115,13 @@ async function runOutputOnce(
       return toMdgetError(error);
     }
   }
+  if (group.headerKept) output.headerWritten = true;
+  const tally = new OutputTally(group, path, {
+    parquet: settings.format === 'parquet',
+    gzip,
+    columns: writtenColumns(output) ?? [],
+    utc: settings.timeZone !== undefined,
+  });
   // beside the output; a device's directory (/dev) is no place for them, nor is a stream's
   const spoolDir = settings.tempDir ?? (path === undefined || group.special ? tmpdir() : dirname(path));
   const spools = new Spools<OutputItem>(
@@ -123,7 +132,7 @@ async function runOutputOnce(
     deps.signal,
   );
   try {
-    return await writeOutput(group, sink, output, spools, settings, deps, run);
+    return await writeOutput(group, sink, output, spools, settings, deps, run, tally);
   } finally {
     await spools.dispose();
   }
@@ -137,6 +146,7 @@ async function writeOutput(
   options: RunSettings,
   deps: RunDeps,
   run: RunState,
+  tally: OutputTally,
 ): Promise<MdgetError | undefined> {
   const { items } = group;
   for (let index = 0; index < items.length; index++) {
@@ -144,6 +154,7 @@ async function writeOutput(
     const { plan, result } = item;
     const started = Date.now();
     try {
+      await tally.keptUpTo(plan.symbol, sink.stream);
       // this request asks for its slot before the read-aheads after it: the scheduler serves them in turn
       const body = spools.bodyOf(item) ?? openBody(plan.url, openDeps(deps, run));
       body.catch(() => {}); // awaited by fetchInto; read-ahead may end the run first
@@ -152,6 +163,7 @@ async function writeOutput(
       await spools.done(item);
       if (plan.kind === 'dateRange') checkListed(plan, transform);
       result.rows = transform.rows;
+      tally.wrote(plan.symbol, options.format === 'parquet' ? transform.rows : transform.bytesOut);
       result.status = transform.empty ? 'empty' : 'ok';
       if (transform.empty && !plan.continuation) deps.onNote?.(`no records for ${describePlan(plan)}`);
       const next = nextRequest(item, transform, run.cuts);
@@ -173,11 +185,14 @@ async function writeOutput(
     result.durationMs = Date.now() - started;
   }
   try {
+    await tally.keptUpTo(undefined, sink.stream);
     const closing = closingBytes(output);
     if (closing) await writeTo(sink.stream, closing);
+    tally.wrote(items.at(-1)?.plan.symbol ?? '', Buffer.byteLength(closing));
   } catch (error) {
     return dropSink(error, sink, run);
   }
+  if (group.recipe) group.ends = tally.endsOf(group.recipe.symbols);
   return commitOutput(
     group,
     sink,

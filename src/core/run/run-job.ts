@@ -2,17 +2,20 @@ import { interruptedError, MdgetError } from '../model/errors.js';
 import { carriesContract } from '../model/record-shapes.js';
 import { redactUrl } from '../model/redact.js';
 import type { Job, RunSettings } from '../plan/job.js';
-import { optionNames } from '../plan/names.js';
+import { type NameOf, optionNames } from '../plan/names.js';
 import { outputKey } from '../plan/outputs.js';
 import { type PlannedRequest, windowOf } from '../plan/planned-request.js';
+import { recipeOf } from '../plan/recipe.js';
+import type { OutputMemory } from '../sink/file-memory.js';
 import { isFinal } from '../sink/provisional.js';
-import { checkTarget, makeDirectoriesFor, type TargetKind } from '../sink/targets.js';
+import { checkTarget, makeDirectoriesFor, type TargetKind, targetKind } from '../sink/targets.js';
 import { CutTracker } from './cut-tracker.js';
 import { runOutput } from './output-run.js';
+import { resumeRecorded } from './resume-recorded.js';
 import type { OutputGroup, OutputItem, RunState } from './run-state.js';
 import type { BatchResult, RequestResult, RunDeps } from './run-types.js';
 import { RequestScheduler } from './scheduler.js';
-import { readResumePoint, resumeItems } from './update.js';
+import { type ResumeShape, readResumePoint, resumeItems } from './update.js';
 
 /**
  * Runs a job (plan/resolve.ts). Every output is looked at before anything is created or sent: one in the
@@ -29,6 +32,15 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
   const pending: OutputGroup[] = [];
   const resumedAway: RequestResult[] = [];
   const kinds = new Map<OutputGroup, TargetKind>();
+  // a time series written to a file is remembered with how it was made, for a later --update to check
+  if (deps.memory)
+    for (const group of groups)
+      if (group.output.kind === 'file' && group.items[0]?.plan.series)
+        group.recipe = recipeOf(
+          job.command,
+          group.items.map((item) => item.plan),
+          settings,
+        );
   const replace = settings.force || settings.skipExisting || settings.update;
   for (const group of groups)
     if (group.output.kind === 'file')
@@ -43,7 +55,14 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
     }
     if (kind === 'file' && settings.update) {
       const before = group.items;
-      if (!(await resume(group, path, settings, names('update')))) continue;
+      if (deps.memory && group.recipe) {
+        const memory = await deps.memory.recall(path);
+        await resumeRecorded(group, path, memory, group.recipe, shapeOf(group, settings), names).catch(
+          (error: unknown) => {
+            throw error instanceof MdgetError ? error : readError(names('update'), path, error);
+          },
+        );
+      } else if (!(await resume(group, path, settings, names('update')))) continue;
       resumedAway.push(...skippedResults(before, group.items));
       if (group.items.length === 0) {
         deps.onNote?.(`${path} is up to date (${names('update')})`);
@@ -83,6 +102,7 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
     plan,
     scheduler,
     ...(deps.onCommitted ? { onCommitted: deps.onCommitted } : {}),
+    ...(deps.memory ? { memory: deps.memory } : {}),
   };
   const failures: MdgetError[] = [];
   const queue = [...pending];
@@ -130,6 +150,32 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
   return result;
 }
 
+/**
+ * The requests an --update would send (its --dry-run): each existing file checked against its memory and
+ * resumed per symbol as runJob does; nothing is sent or written.
+ */
+export async function updatedJob(job: Job, memory: OutputMemory, names: NameOf): Promise<Job> {
+  const requests: PlannedRequest[] = [];
+  for (const group of groupsOf(job.requests)) {
+    const path = group.output.kind === 'file' ? group.output.path : undefined;
+    if (path !== undefined && group.items[0]?.plan.series && targetKind(path) === 'file') {
+      const recipe = recipeOf(
+        job.command,
+        group.items.map((item) => item.plan),
+        job.settings,
+      );
+      const shape = shapeOf(group, job.settings);
+      await resumeRecorded(group, path, await memory.recall(path), recipe, shape, names).catch(
+        (error: unknown) => {
+          throw error instanceof MdgetError ? error : readError(names('update'), path, error);
+        },
+      );
+    }
+    requests.push(...group.items.map((item) => item.plan));
+  }
+  return { ...job, requests };
+}
+
 /** The outputs of a job in the order of their first request, each with its requests in order. */
 function groupsOf(requests: readonly PlannedRequest[]): OutputGroup[] {
   const groups = new Map<string, OutputGroup>();
@@ -168,19 +214,9 @@ async function resume(
   settings: RunSettings,
   update: string,
 ): Promise<boolean> {
-  const first = group.items[0]?.plan;
-  if (!first?.series) return false;
-  const point = await readResumePoint(path, {
-    format: settings.format,
-    gzip: settings.gzip,
-    kind: first.kind,
-    resolution: first.series.resolution,
-    trend: first.trend,
-    contract: carriesContract(group.items.map((i) => i.plan)),
-    ...(settings.columns ? { columns: settings.columns } : {}),
-    sourceZone: first.zone,
-  }).catch((error: unknown) => {
-    throw new MdgetError('MDGET_IO', `${update} cannot read ${path}: ${(error as Error).message}`);
+  if (!group.items[0]?.plan.series) return false;
+  const point = await readResumePoint(path, shapeOf(group, settings)).catch((error: unknown) => {
+    throw readError(update, path, error);
   });
   if (!point) return true;
   group.items = resumeItems(group.items, point);
@@ -188,6 +224,24 @@ async function resume(
   if (point.keepRows !== undefined) group.keepRows = point.keepRows;
   return true;
 }
+
+/** How the rows of a group's file are read back (its first request is a time series). */
+function shapeOf(group: OutputGroup, settings: RunSettings): ResumeShape {
+  const first = group.items[0]!.plan;
+  return {
+    format: settings.format,
+    gzip: settings.gzip,
+    kind: first.kind,
+    resolution: first.series!.resolution,
+    trend: first.trend,
+    contract: carriesContract(group.items.map((i) => i.plan)),
+    ...(settings.columns ? { columns: settings.columns } : {}),
+    sourceZone: first.zone,
+  };
+}
+
+const readError = (update: string, path: string, error: unknown) =>
+  new MdgetError('MDGET_IO', `${update} cannot read ${path}: ${(error as Error).message}`);
 
 /** The results of requests an --update found nothing to fetch for, marked skipped for the report. */
 function skippedResults(before: readonly OutputItem[], after: readonly OutputItem[]): RequestResult[] {

@@ -1,6 +1,8 @@
 import type { OpenDeps } from '../http/open-body.js';
 import type { MdgetError } from '../model/errors.js';
 import type { OutputRef, PlannedRequest } from '../plan/planned-request.js';
+import type { Recipe } from '../plan/recipe.js';
+import type { OutputMemory } from '../sink/file-memory.js';
 import type { CutTracker } from './cut-tracker.js';
 import type { PlanEvent, RequestResult, RunDeps } from './run-types.js';
 import type { RequestScheduler } from './scheduler.js';
@@ -13,6 +15,17 @@ export interface OutputGroup {
   keepBytes?: number;
   /** --update of a Parquet file: its first rows, read back and written again before the new ones. */
   keepRows?: number;
+  /**
+   * --update of a file with a memory (resume-recorded.ts): per symbol in the file's order, the ranges of
+   * the old file (decompressed bytes, or Parquet rows) written before that symbol's new rows.
+   */
+  copies?: { symbol: string; ranges: [number, number][] }[];
+  /** The copies begin with the old file's csv header. */
+  headerKept?: boolean;
+  /** How the output is made, kept with it once it is in place (sink/file-memory.ts). */
+  recipe?: Recipe;
+  /** Where each symbol's rows end in the file written (kept with the recipe). */
+  ends?: number[];
   /** The target is a device, FIFO or the like: written directly (sink/targets.ts). */
   special?: boolean;
 }
@@ -40,6 +53,8 @@ export interface RunState {
   /** Every request of the run goes through it: --concurrency, --rate, retries. */
   scheduler: RequestScheduler;
   onCommitted?: RunDeps['onCommitted'];
+  /** Where file memories are kept; none: files are neither checked nor remembered (a dataset's ledger). */
+  memory?: OutputMemory;
 }
 
 /** What opening a body of the run needs: its scheduler, secrets and request listener. */

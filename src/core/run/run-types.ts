@@ -1,5 +1,6 @@
 import type { ErrorCode, MdgetError } from '../model/errors.js';
 import type { NameOf } from '../plan/names.js';
+import type { FileMemory, OutputMemory } from '../sink/file-memory.js';
 import type { RequestCounts, Transport } from './scheduler.js';
 
 /** Progress of one request, for the CLI to draw; core never draws. */
@@ -48,6 +49,12 @@ export interface RunDeps extends Transport {
    * dataset's ledger records it here); a rejection fails the output, whose file stays.
    */
   onCommitted?: (output: CommittedOutput) => Promise<void>;
+  /**
+   * Where the memory of each file is kept (how it was made, its size and hash), for --update to check
+   * (docs/cli.md#what-a-file-remembers); the CLI and the client keep it beside each file. Absent, files are
+   * neither remembered nor checked: the caller keeps its own record (a dataset's ledger).
+   */
+  memory?: OutputMemory;
 }
 
 /** A file output in place: its requests' results, and whether it was appended to (--update). */
@@ -57,6 +64,8 @@ export interface CommittedOutput {
   provisional: boolean;
   /** The file kept its earlier rows and got new ones after them. */
   appended: boolean;
+  /** What was remembered of it, when the run keeps memories. */
+  memory?: FileMemory;
 }
 
 export type RequestStatus = 'ok' | 'empty' | 'failed' | 'skipped' | 'not-run';

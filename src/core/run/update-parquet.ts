@@ -52,12 +52,15 @@ async function readRows(
 /**
  * The resume point of a Parquet file: the wall-clock key of its last rows (instants are turned back into
  * `sourceZone`, where requests are made) and how many rows come before them; undefined when the file has
- * no row or no time column (it is rewritten whole).
+ * no row or no time column (it is rewritten whole). With `[rowStart, rowEnd)`, of those rows only (one
+ * symbol's, in a file of several).
  */
 export async function readParquetResumePoint(
   path: string,
   resolution: Resolution,
   sourceZone: string | undefined,
+  rowStart = 0,
+  rowEnd?: number,
 ): Promise<{ key: string; keepRows: number } | undefined> {
   const opened = await openFile(path);
   const column = opened.names.includes('time') ? 'time' : opened.names.includes('date') ? 'date' : undefined;
@@ -69,28 +72,33 @@ export async function readParquetResumePoint(
   };
   let key: string | undefined;
   let end = Number(opened.metadata.num_rows);
+  const last = Math.min(rowEnd ?? end, end);
   // row groups from the last: the last key's rows may begin in an earlier one
   for (const group of [...opened.metadata.row_groups].reverse()) {
     const start = end - Number(group.num_rows);
-    const rows = await readRows(opened, start, end, [column]);
+    const from = Math.max(start, rowStart);
+    const to = Math.min(end, last);
+    end = start;
+    if (from >= to) continue;
+    const rows = await readRows(opened, from, to, [column]);
     for (let i = rows.length - 1; i >= 0; i--) {
       const rowKey = keyOf(rows[i]?.[column]);
       if (rowKey === undefined) continue;
-      if (key !== undefined && rowKey !== key) return { key, keepRows: start + i + 1 };
+      if (key !== undefined && rowKey !== key) return { key, keepRows: from + i + 1 };
       key = rowKey;
     }
-    end = start;
   }
-  return key === undefined ? undefined : { key, keepRows: 0 };
+  return key === undefined ? undefined : { key, keepRows: rowStart };
 }
 
 /**
- * Writes the first `rows` rows of a Parquet file into `into` as the csv lines the Parquet sink reads, with
+ * Writes the rows [from, to) of a Parquet file into `into` as the csv lines the Parquet sink reads, with
  * the file's columns, which must be the output's (`columns`) and of the same time semantics (`utc`).
  */
-export async function copyParquetPrefix(
+export async function copyParquetRows(
   path: string,
-  rows: number,
+  from: number,
+  to: number,
   into: Writable,
   columns: readonly string[],
   utc: boolean,
@@ -106,13 +114,14 @@ export async function copyParquetPrefix(
   }
   let start = 0;
   for (const group of opened.metadata.row_groups) {
-    if (start >= rows) break;
-    const end = Math.min(rows, start + Number(group.num_rows));
-    const lines = (await readRows(opened, start, end)).map((row) =>
+    const groupEnd = start + Number(group.num_rows);
+    const [first, end] = [Math.max(start, from), Math.min(groupEnd, to)];
+    start = groupEnd;
+    if (first >= end) continue;
+    const lines = (await readRows(opened, first, end)).map((row) =>
       opened.names.map((name) => fieldText(row[name], name)).join(','),
     );
     if (!into.write(`${lines.join('\n')}\n`)) await once(into, 'drain');
-    start = end;
   }
 }
 

@@ -96,7 +96,9 @@ function lastGroup(
 }
 
 /** How a row's time key is read in each output format; the csv header and blank lines have none. */
-function keyReader(shape: ResumeShape): (bytes: Buffer, start: number, end: number) => string | undefined {
+export function keyReader(
+  shape: ResumeShape,
+): (bytes: Buffer, start: number, end: number) => string | undefined {
   const length = keyLength(shape.resolution);
   if (shape.format === 'ndjson') {
     return (bytes, start, end) => {
@@ -139,7 +141,7 @@ function rowKey(time: string, length: number): string | undefined {
 }
 
 /** The service's wall-clock key of a row key: an instant's in `zone`; a wall-clock key as it is. */
-function wallKey(key: string, length: number, zone: string | undefined): string {
+export function wallKey(key: string, length: number, zone: string | undefined): string {
   if (key.length === length || zone === undefined) return key.slice(0, length);
   const seconds = length === 16 ? ':00' : '';
   const instant = new Date(`${key.slice(0, length)}${seconds}${key.slice(length)}`);
