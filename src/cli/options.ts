@@ -286,6 +286,15 @@ export const OPTIONS = {
   },
   'help-options': { group: 'emulator', help: 'list the emulator options and its assumptions' },
 
+  // Proxies (docs/cli.md#proxies): curl's variables, and a flag over them.
+  proxy: {
+    value: 'url',
+    negatable: true,
+    group: 'network',
+    help: "send every request through this proxy, `http://[user:password@]host:port`; `--proxy ''` or `--no-proxy`: none (NO_PROXY still applies)",
+    defaultText: 'HTTP_PROXY for http://, HTTPS_PROXY for https://, from the environment or .env',
+  },
+
   // Messages: stderr only; stdout carries data.
   progress: {
     negatable: true,

@@ -34,6 +34,7 @@ export async function withRunDeps<T>(
   const dispatcher = createDispatcher({
     timeoutMs: (flags.timeout as number | undefined) ?? DEFAULTS.timeoutMs,
     ...(flags.concurrency === undefined ? {} : { connections: flags.concurrency as number }),
+    ...(ctx.transport ? { proxy: ctx.transport.proxy, ca: ctx.transport.ca } : {}),
   });
   let result: T;
   try {

@@ -238,7 +238,8 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
   let peakInFlight = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const target = req.url ?? '/';
+    // a proxy forwards plain HTTP in absolute form (`GET http://host/path`), which a server must accept
+    const target = (req.url ?? '/').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, '') || '/';
     const question = target.indexOf('?');
     const pathname = question < 0 ? target : target.slice(0, question);
     const rawQuery = question < 0 ? '' : target.slice(question + 1);
