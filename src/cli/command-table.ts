@@ -285,8 +285,12 @@ export const COMMANDS = [
     about:
       'Serves the bundled emulator of the service on 127.0.0.1 until interrupted, and prints its settings as `.env` lines (user `demo`, password `demo`).',
     args: [],
-    options: ['port', 'set', 'help-options'],
-    examples: ['mdget emulator > emulator.env &', 'mdget emulator --port 8080 --set rowCap=5000'],
+    options: ['port', 'tls', 'set', 'help-options'],
+    examples: [
+      'mdget emulator > emulator.env &',
+      'mdget emulator --port 8080 --set rowCap=5000',
+      'mdget emulator --tls > .env &',
+    ],
   },
   ...DATASET_COMMANDS,
 ] as const satisfies readonly CommandSpec[];

@@ -285,6 +285,10 @@ export const OPTIONS = {
     help: 'emulator option (see --help-options), repeatable',
   },
   'help-options': { group: 'emulator', help: 'list the emulator options and its assumptions' },
+  tls: {
+    group: 'emulator',
+    help: 'serve HTTPS with a CA and a certificate made for the run; prints the CA file as NODE_EXTRA_CA_CERTS',
+  },
 
   // Proxies (docs/cli.md#proxies): curl's variables, and a flag over them.
   proxy: {
