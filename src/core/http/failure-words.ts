@@ -33,6 +33,7 @@ const UNREACHABLE = new Set([
 const PROXY_STATUSES: Record<number, string> = {
   407: '407 Proxy Authentication Required: check the user and password in the proxy URL',
   403: '403 Forbidden: the proxy does not allow this host or port',
+  500: '500 Internal Server Error: the proxy failed, often because it could not reach the host',
   502: '502 Bad Gateway: the proxy could not reach the host',
   503: '503 Service Unavailable',
   504: '504 Gateway Timeout: the proxy could not reach the host in time',

@@ -88,7 +88,8 @@ export function checkProxyUrl(
 ): string {
   const text = value.trim();
   const full = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
-  const form = 'expected http://[user:password@]host:port';
+  // no `scheme://…@` in the text: redaction would take it for credentials
+  const form = 'expected http://host:port, with user:password@ before the host if the proxy asks';
   let url: URL;
   try {
     url = new URL(full);
