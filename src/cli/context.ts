@@ -64,18 +64,21 @@ export async function configFrom(
   ctx.transport = transport;
   ctx.secrets.push(...proxySecrets(transport.proxy));
   requireConfig(config, needs);
-  if (first && !flags.quiet) {
-    const urls = needs.includes('credentials')
-      ? CREDENTIAL_URLS.filter((key) =>
-          needs.includes(key === 'historicalUrl' ? 'historical' : 'futuresOptions'),
-        )
-      : [];
-    for (const warning of [
-      envFileWarning(dotenv.path, dotenv.values),
-      plainHttpWarning(config, urls, transport),
-    ])
-      if (warning) ctx.io.stderr.write(`${ctx.io.color.yellow(`mdget: ${warning}`)}\n`);
-  }
+  // A download names no needs (its plan checks them): every base URL that takes credentials counts then.
+  const urls =
+    needs.length === 0
+      ? CREDENTIAL_URLS
+      : CREDENTIAL_URLS.filter(
+          (key) =>
+            needs.includes('credentials') &&
+            needs.includes(key === 'historicalUrl' ? 'historical' : 'futuresOptions'),
+        );
+  const httpWarning = plainHttpWarning(config, urls, transport);
+  // said by run-deps.ts, once, when requests are about to be sent (not for a dry run)
+  if (httpWarning) transport.httpWarning = httpWarning;
+  const envWarning = envFileWarning(dotenv.path, dotenv.values);
+  if (first && !flags.quiet && envWarning)
+    ctx.io.stderr.write(`${ctx.io.color.yellow(`mdget: ${envWarning}`)}\n`);
   return config;
 }
 

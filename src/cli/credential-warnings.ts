@@ -24,6 +24,7 @@ export function plainHttpWarning(
 ): string | undefined {
   if (transport.allowHttp) return undefined;
   const hosts = new Set<string>();
+  const names: string[] = [];
   for (const key of keys) {
     const value = config[key];
     if (!value) continue;
@@ -34,13 +35,17 @@ export function plainHttpWarning(
       continue; // requireConfig says what is wrong with it
     }
     if (url.protocol !== 'http:') continue;
-    if (!isLoopback(url.hostname)) hosts.add(url.host);
     const { proxy } = proxyRoute(url, transport.proxy);
-    if (proxy && !isLoopback(new URL(proxy).hostname))
-      hosts.add(`proxy ${redactUrl(proxy).replace(/\/$/, '')}`);
+    const exposed = [
+      ...(isLoopback(url.hostname) ? [] : [url.host]),
+      ...(proxy && !isLoopback(new URL(proxy).hostname)
+        ? [`proxy ${redactUrl(proxy).replace(/\/$/, '')}`]
+        : []),
+    ];
+    for (const host of exposed) hosts.add(host);
+    if (exposed.length > 0) names.push(CONFIG_VARIABLES[key]);
   }
   if (hosts.size === 0) return undefined;
-  const names = keys.filter((key) => config[key]?.startsWith('http:')).map((key) => CONFIG_VARIABLES[key]);
   return `warning: the password goes unencrypted over http:// to ${[...hosts].join(', ')} (${names.join(', ')}): use https:// (MDGET_ALLOW_HTTP=1 silences this)`;
 }
 

@@ -23,6 +23,8 @@ export async function withRunDeps<T>(
 ): Promise<T> {
   const { io } = ctx;
   const quiet = Boolean(flags.quiet);
+  const warning = ctx.transport?.httpWarning;
+  if (warning && !quiet) io.stderr.write(`${io.color.yellow(`mdget: ${warning}`)}\n`);
   const retry = retryPolicy(flags.retries as number | undefined);
   const mode = progressMode(io, flags.progress as boolean | undefined, quiet, toStdout && io.stdoutIsTTY);
   const display = await createProgress(io, mode, { retries: retry.retries, signal: ctx.signal });

@@ -17,6 +17,8 @@ export interface Transport {
   ca: string[];
   /** MDGET_ALLOW_HTTP=1: credentials over http:// to another host draw no warning. */
   allowHttp: boolean;
+  /** The warning a run that sends requests prints first (credential-warnings.ts), if any. */
+  httpWarning?: string;
 }
 
 /** The variables of each proxy setting, lower case first as curl reads them. */
