@@ -7,6 +7,7 @@ export type { DatasetMethods, DatasetRef, SyncSettings } from './core/dataset/da
 export type { DatasetStatus, SeriesStatus } from './core/dataset/status.js';
 export type { PlannedFetch, SyncResult } from './core/dataset/sync.js';
 export type { Finding, VerifyResult } from './core/dataset/verify.js';
+export type { ProxySettings } from './core/http/proxy-route.js';
 export type { Config } from './core/model/config.js';
 export type { ErrorCode, MdgetErrorOptions } from './core/model/errors.js';
 export { isMdgetError, MdgetError } from './core/model/errors.js';

@@ -64,7 +64,13 @@ const OUTPUT_REST = [
 ] as const satisfies readonly OptionName[];
 const OUTPUT = ['output', 'format', ...OUTPUT_REST] as const satisfies readonly OptionName[];
 const OUTPUT_TAIL = ['no-fsync', 'temp-dir', 'report', 'dry-run'] as const satisfies readonly OptionName[];
-const NETWORK = ['concurrency', 'retries', 'timeout', 'rate'] as const satisfies readonly OptionName[];
+const NETWORK = [
+  'concurrency',
+  'retries',
+  'timeout',
+  'rate',
+  'proxy',
+] as const satisfies readonly OptionName[];
 const MESSAGES = ['progress', 'quiet', 'verbose'] as const satisfies readonly OptionName[];
 const HISTORICAL = ['username', 'password-stdin', 'historical-url', 'env-file'] as const;
 
@@ -217,6 +223,7 @@ export const COMMANDS = [
       'dry-run',
       'retries',
       'timeout',
+      'proxy',
       'extras-url',
       'exchanges-path',
       'env-file',
@@ -247,6 +254,7 @@ export const COMMANDS = [
       'dry-run',
       'retries',
       'timeout',
+      'proxy',
       'extras-url',
       'exchanges-path',
       'instruments-url',
@@ -277,8 +285,12 @@ export const COMMANDS = [
     about:
       'Serves the bundled emulator of the service on 127.0.0.1 until interrupted, and prints its settings as `.env` lines (user `demo`, password `demo`).',
     args: [],
-    options: ['port', 'set', 'help-options'],
-    examples: ['mdget emulator > emulator.env &', 'mdget emulator --port 8080 --set rowCap=5000'],
+    options: ['port', 'tls', 'set', 'help-options'],
+    examples: [
+      'mdget emulator > emulator.env &',
+      'mdget emulator --port 8080 --set rowCap=5000',
+      'mdget emulator --tls > .env &',
+    ],
   },
   ...DATASET_COMMANDS,
 ] as const satisfies readonly CommandSpec[];

@@ -11,4 +11,5 @@ export const CONFIG_OPTIONS = [
   'exchanges-path',
   'instruments-url',
   'env-file',
+  'proxy',
 ] as const satisfies readonly OptionName[];

@@ -2,11 +2,15 @@
  * What every command's run gets from main (streams, the abort signal, the clock, the secrets to redact),
  * and the configuration every command resolves the same way: flags > environment > dotenv > defaults.
  */
+
+import { proxySecrets } from '../core/http/proxy-route.js';
 import { type Config, type Requirement, requireConfig } from '../core/model/config.js';
 import { configError, usageError } from '../core/model/errors.js';
 import { readEnvFile, resolveConfig } from './config.js';
+import { CREDENTIAL_URLS, envFileWarning, plainHttpWarning } from './credential-warnings.js';
 import type { ConfigFlags, OptionFlags } from './flags.js';
 import type { Io } from './io.js';
+import { resolveTransport, type Transport } from './transport.js';
 
 /** The run's plumbing that main provides. */
 export interface RunContext {
@@ -20,6 +24,8 @@ export interface RunContext {
   argv: readonly string[];
   /** The exit status of a run that ends with `error` (none: 0), as main will map it. */
   exitCodeOf(error: unknown): number;
+  /** Proxies and trusted CAs, resolved with the configuration (transport.ts); read by run-deps.ts. */
+  transport?: Transport;
 }
 
 /** The flags the run plumbing reads (run-deps.ts): network, progress and messages. */
@@ -28,7 +34,7 @@ export type Flags = OptionFlags<
 >;
 
 /** The configuration flags as a command receives them, --password-stdin included. */
-export type ConfigInput = ConfigFlags;
+export type ConfigInput = ConfigFlags & { quiet?: boolean };
 
 /** Reads --password-stdin's line and the dotenv file, then resolves and checks the configuration. */
 export async function configFrom(
@@ -53,7 +59,26 @@ export async function configFrom(
     dotenv.path,
   );
   if (config.password) ctx.secrets.push(config.password);
+  const first = ctx.transport === undefined;
+  const transport = resolveTransport(flags.proxy, ctx.io.env, dotenv.values, dotenv.path, ctx.io.cwd);
+  ctx.transport = transport;
+  ctx.secrets.push(...proxySecrets(transport.proxy));
   requireConfig(config, needs);
+  // A download names no needs (its plan checks them): every base URL that takes credentials counts then.
+  const urls =
+    needs.length === 0
+      ? CREDENTIAL_URLS
+      : CREDENTIAL_URLS.filter(
+          (key) =>
+            needs.includes('credentials') &&
+            needs.includes(key === 'historicalUrl' ? 'historical' : 'futuresOptions'),
+        );
+  const httpWarning = plainHttpWarning(config, urls, transport);
+  // said by run-deps.ts, once, when requests are about to be sent (not for a dry run)
+  if (httpWarning) transport.httpWarning = httpWarning;
+  const envWarning = envFileWarning(dotenv.path, dotenv.values);
+  if (first && !flags.quiet && envWarning)
+    ctx.io.stderr.write(`${ctx.io.color.yellow(`mdget: ${envWarning}`)}\n`);
   return config;
 }
 

@@ -285,6 +285,19 @@ export const OPTIONS = {
     help: 'emulator option (see --help-options), repeatable',
   },
   'help-options': { group: 'emulator', help: 'list the emulator options and its assumptions' },
+  tls: {
+    group: 'emulator',
+    help: 'serve HTTPS with a CA and a certificate made for the run; prints the CA file as NODE_EXTRA_CA_CERTS',
+  },
+
+  // Proxies (docs/cli.md#proxies): curl's variables, and a flag over them.
+  proxy: {
+    value: 'url',
+    negatable: true,
+    group: 'network',
+    help: "send every request through this proxy, `http://[user:password@]host:port`; `--proxy ''` or `--no-proxy`: none (NO_PROXY still applies)",
+    defaultText: 'HTTP_PROXY for http://, HTTPS_PROXY for https://, from the environment or .env',
+  },
 
   // Messages: stderr only; stdout carries data.
   progress: {

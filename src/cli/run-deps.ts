@@ -23,6 +23,8 @@ export async function withRunDeps<T>(
 ): Promise<T> {
   const { io } = ctx;
   const quiet = Boolean(flags.quiet);
+  const warning = ctx.transport?.httpWarning;
+  if (warning && !quiet) io.stderr.write(`${io.color.yellow(`mdget: ${warning}`)}\n`);
   const retry = retryPolicy(flags.retries as number | undefined);
   const mode = progressMode(io, flags.progress as boolean | undefined, quiet, toStdout && io.stdoutIsTTY);
   const display = await createProgress(io, mode, { retries: retry.retries, signal: ctx.signal });
@@ -34,6 +36,7 @@ export async function withRunDeps<T>(
   const dispatcher = createDispatcher({
     timeoutMs: (flags.timeout as number | undefined) ?? DEFAULTS.timeoutMs,
     ...(flags.concurrency === undefined ? {} : { connections: flags.concurrency as number }),
+    ...(ctx.transport ? { proxy: ctx.transport.proxy, ca: ctx.transport.ca } : {}),
   });
   let result: T;
   try {

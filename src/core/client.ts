@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { type DatasetMethods, datasetMethods } from './dataset/dataset-client.js';
 import { createDispatcher } from './http/agent.js';
+import { type ProxySettings, proxySecrets, proxySettingsOf } from './http/proxy-route.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { retryPolicy } from './http/retry.js';
 import type { Config } from './model/config.js';
@@ -40,6 +41,13 @@ export interface ClientOptions {
   listeners?: Pick<RunDeps, 'onProgress' | 'onPlan' | 'onNote' | 'onRequest' | 'onRetry'>;
   /** The instant "today" is taken from (default: now). */
   now?: () => Date;
+  /**
+   * Proxies for the client's own dispatcher: one URL for every request, or one per scheme with the hosts
+   * that go direct (docs/library.md#proxies-and-tls). The environment is never read.
+   */
+  proxy?: string | ProxySettings;
+  /** PEM certificates of a private CA, trusted besides Node's own, for the client's own dispatcher. */
+  ca?: string | readonly string[];
 }
 
 /** How download() writes, besides where: the output and run options of the CLI, and a signal to cancel. */
@@ -83,9 +91,15 @@ export interface Client extends DatasetMethods {
  */
 export function createClient(config: Config, options: ClientOptions = {}): Client {
   checkClientOptions(options);
+  const proxy = options.proxy === undefined ? undefined : proxySettingsOf(options.proxy);
+  const ca = options.ca === undefined ? [] : [options.ca].flat();
   const own = options.dispatcher
     ? undefined
-    : createDispatcher({ timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs });
+    : createDispatcher({
+        timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+        ...(proxy ? { proxy } : {}),
+        ...(ca.length ? { ca } : {}),
+      });
   const dispatcher = options.dispatcher ?? (own as Dispatcher);
   const limiter = new RateLimiter(options.rate);
   const now = options.now ?? (() => new Date());
@@ -95,7 +109,7 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
     retry,
     limiter,
     stdout,
-    secrets: [config.password],
+    secrets: [config.password, ...(proxy ? proxySecrets(proxy) : [])],
     ...options.listeners,
     ...(signal ? { signal } : {}),
   });
@@ -175,6 +189,8 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
 /** The client's own options, checked as the CLI checks its flags (MDGET_USAGE naming the option). */
 function checkClientOptions(options: ClientOptions): void {
   const { retries, timeoutMs, rate, maxRows } = options;
+  if (options.dispatcher && (options.proxy !== undefined || options.ca !== undefined))
+    throw usageError("proxy and ca set up the client's own dispatcher: give them to your dispatcher instead");
   if (
     retries !== undefined &&
     !(Number.isInteger(retries) && retries >= LIMITS.retries.min && retries <= LIMITS.retries.max)

@@ -1,5 +1,11 @@
 /** The bundled emulator of the market data service: start it, configure it, generate captures. */
 export { type CaptureExtraKind, type CaptureOptions, generateCapture } from './capture.js';
+export {
+  type CertificateOptions,
+  type CertifiedKey,
+  makeCertificates,
+  type TlsMaterial,
+} from './certificates.js';
 export { EMULATOR_HELP } from './help.js';
 export {
   defaultEmulatorOptions,
@@ -10,3 +16,4 @@ export {
   parseEmulatorOption,
 } from './options.js';
 export { type Emulator, type RecordedRequest, startEmulator } from './server.js';
+export type { EmulatorTls } from './tls.js';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
  * The HTTP side of the emulator: routing, credentials, request log, rate limit, query length, faults,
  * then the endpoint's answer through send.ts. Bases: `/historical`, `/fo`, `/extras`, `/instruments`.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { dateRangeRecords } from './date-range.js';
 import { eodRecords } from './eod.js';
@@ -19,6 +19,7 @@ import { SlidingWindow } from './rate-limit.js';
 import { joinLines, type Records, renderRecords } from './records.js';
 import { type BodyCache, type Outcome, sendOutcome } from './send.js';
 import { tickRecords } from './ticks.js';
+import { createServing, type EmulatorTls } from './tls.js';
 
 /** One request as received (query names lower-cased; empty values kept). */
 export interface RecordedRequest {
@@ -50,6 +51,8 @@ export interface Emulator {
   readonly peakInFlight: number;
   /** Starts counting the peak afresh. */
   resetPeak(): void;
+  /** Over HTTPS: the CA certificate (PEM) that signed the emulator's; its file is NODE_EXTRA_CA_CERTS. */
+  ca?: string;
   /** Live options: tests may change them (e.g. `faults`) between requests. */
   options: EmulatorOptions;
   /** Stops listening and closes every connection. */
@@ -226,8 +229,11 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
   }
 }
 
-/** Starts an emulator on `options.host`, port `options.port` (0 = any free port). */
-export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Promise<Emulator> {
+/** Starts an emulator on `options.host`, port `options.port` (0 = any free port), over HTTPS with `tls`. */
+export async function startEmulator(
+  partial: Partial<EmulatorOptions> = {},
+  tls?: EmulatorTls,
+): Promise<Emulator> {
   const options = resolveEmulatorOptions(partial);
   const requests: RecordedRequest[] = [];
   const cache: BodyCache = new Map();
@@ -238,7 +244,8 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
   let peakInFlight = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const target = req.url ?? '/';
+    // a proxy forwards plain HTTP in absolute form (`GET http://host/path`), which a server must accept
+    const target = (req.url ?? '/').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, '') || '/';
     const question = target.indexOf('?');
     const pathname = question < 0 ? target : target.slice(0, question);
     const rawQuery = question < 0 ? '' : target.slice(question + 1);
@@ -310,7 +317,7 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
     await sendOutcome(res, outcome, mode, options.cacheBodies ? cache : undefined);
   }
 
-  const server = createServer((req, res) => {
+  const serving = createServing(tls, options.host, (req, res) => {
     inFlight += 1;
     peakInFlight = Math.max(peakInFlight, inFlight);
     res.once('close', () => {
@@ -325,7 +332,8 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
       }
     });
   });
-  server.on('connection', (socket: Socket) => {
+  const { server } = serving;
+  server.on(serving.connectionEvent, (socket: Socket) => {
     connectionCount += 1;
     connections.set(socket, connectionCount);
   });
@@ -339,7 +347,7 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const url = `http://${host}:${port}`;
+  const url = `${serving.scheme}://${host}:${port}`;
   const urls = {
     historical: `${url}/historical`,
     futuresOptions: `${url}/fo`,
@@ -357,7 +365,9 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
       MDGET_EXTRAS_URL: urls.extras,
       MDGET_EXCHANGES_PATH: options.exchangesPath,
       MDGET_INSTRUMENTS_URL: urls.instruments,
+      ...(serving.ca ? { NODE_EXTRA_CA_CERTS: serving.ca.file } : {}),
     },
+    ...(serving.ca ? { ca: serving.ca.pem } : {}),
     requests,
     options,
     get inFlight() {
@@ -371,7 +381,11 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        server.close((error) => {
+          serving.dispose();
+          if (error) reject(error);
+          else resolve();
+        });
         server.closeAllConnections();
       }),
   };

@@ -39,7 +39,7 @@ export async function runEmulator(flags: FlagsOf<'emulator'>, ctx: RunContext): 
   }
   let server: Awaited<ReturnType<typeof emulator.startEmulator>>;
   try {
-    server = await emulator.startEmulator(options);
+    server = await emulator.startEmulator(options, flags.tls === true);
   } catch (error) {
     throw listenError(error, options.port) ?? error;
   }

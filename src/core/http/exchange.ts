@@ -5,6 +5,7 @@ import { MdgetError } from '../model/errors.js';
 import { redactText, redactUrl } from '../model/redact.js';
 import { dispatchGet } from './dispatch.js';
 import { isAbort, isRetryableNetworkError, networkError } from './network-errors.js';
+import { proxyOf } from './proxy-route.js';
 
 /** A 2xx response (or a 304 to a conditional request) with its body unread. */
 export interface OpenResponse {
@@ -67,7 +68,7 @@ export async function attemptGet(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    const failure = networkError(error, url, secrets);
+    const failure = networkError(error, url, secrets, proxyOf(dispatcher, url));
     if (isAbort(error) || !isRetryableNetworkError(error)) throw failure;
     return { ok: false, failure: () => failure, reason: failure.message, slowDown: false };
   }
@@ -76,7 +77,9 @@ export async function attemptGet(
   // Not modified: the answer to a conditional request, whose caller keeps what it has.
   if (statusCode === 304 && isConditional(options.headers)) return { ok: true, response };
   const firstLine = await readFirstLine(response.body, String(response.headers['content-encoding'] ?? ''));
-  const where = redactUrl(url);
+  const proxy = proxyOf(dispatcher, url);
+  // an answer through a proxy may be the proxy's own (a 502 when it cannot reach the host): say which
+  const where = `${redactUrl(url)}${proxy ? ` (through proxy ${redactUrl(proxy).replace(/\/$/, '')})` : ''}`;
   if (statusCode >= 300 && statusCode < 400) {
     const location = String(response.headers.location ?? '');
     throw new MdgetError(
@@ -85,7 +88,7 @@ export async function attemptGet(
         `HTTP ${statusCode} from ${where}: redirect to ${redactUrl(location)} not followed`,
         secrets,
       ),
-      { status: statusCode, url: where },
+      { status: statusCode, url: redactUrl(url) },
     );
   }
   if (statusCode !== 429 && statusCode < 500) {
@@ -95,7 +98,11 @@ export async function attemptGet(
         `service refused (HTTP ${statusCode}) ${where}${firstLine ? `: ${firstLine}` : ''}`,
         secrets,
       ),
-      { status: statusCode, url: where, ...(firstLine ? { detail: redactText(firstLine, secrets) } : {}) },
+      {
+        status: statusCode,
+        url: redactUrl(url),
+        ...(firstLine ? { detail: redactText(firstLine, secrets) } : {}),
+      },
     );
   }
   const reason = `HTTP ${statusCode}${firstLine ? `: ${firstLine}` : ''}`;
@@ -109,7 +116,7 @@ export async function attemptGet(
       new MdgetError(
         'MDGET_HTTP',
         redactText(`server failure after ${attempts} attempt(s): ${reason}: ${where}`, secrets),
-        { status: statusCode, url: where },
+        { status: statusCode, url: redactUrl(url) },
       ),
   };
 }

@@ -1,5 +1,6 @@
 import { interruptedError, MdgetError } from '../model/errors.js';
 import { redactText, redactUrl } from '../model/redact.js';
+import { proxyFailure, tlsFailure } from './failure-words.js';
 
 const RETRYABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -19,13 +20,21 @@ export function isRetryableNetworkError(error: unknown): boolean {
   return RETRYABLE_CODES.has(errorCode(error));
 }
 
-/** Converts a thrown network-level error into an MdgetError, with the URL redacted. */
+/**
+ * Converts a thrown network-level error into an MdgetError, with the URL redacted: a proxy's refusal or
+ * absence names the proxy, a certificate that fails verification is said in words naming the host.
+ */
 export function networkError(
   error: unknown,
   url: URL,
   secrets: readonly (string | undefined)[] = [],
+  proxy?: string,
 ): MdgetError {
+  const refusal = proxy === undefined ? undefined : proxyFailure(error, proxy);
+  if (refusal) return new MdgetError('MDGET_NETWORK', redactText(`${refusal}: ${redactUrl(url)}`, secrets));
   if (isAbort(error)) return interruptedError(error);
+  const tls = tlsFailure(error, url);
+  if (tls) return new MdgetError('MDGET_NETWORK', redactText(`${tls}: ${redactUrl(url)}`, secrets));
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   const what = code.includes('TIMEOUT') ? 'timed out' : 'failed';
