@@ -7,14 +7,19 @@ import { configError, usageError } from '../core/model/errors.js';
 import { readEnvFile, resolveConfig } from './config.js';
 import type { ConfigFlags, OptionFlags } from './flags.js';
 import type { Io } from './io.js';
+import type { Log } from './log.js';
 
 /** The run's plumbing that main provides. */
 export interface RunContext {
   io: Io;
   signal: AbortSignal;
   now: Date;
+  /** The instant now as the run goes on: MDGET_NOW when set (fixed), else the system clock. */
+  clock(): Date;
   /** Secrets learned while resolving configuration; main redacts them from any message. */
   secrets: string[];
+  /** Where every stderr line goes: text or JSON lines (log.ts). */
+  log: Log;
   /** What the run was: mdget's version and its arguments, for the report. */
   version: string;
   argv: readonly string[];

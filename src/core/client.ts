@@ -21,6 +21,8 @@ import {
   runInstruments,
 } from './reference/instruments-command.js';
 import { runJob } from './run/run-job.js';
+import { type MetricsSettings, withRunMetrics } from './run/run-metrics.js';
+import { runTotals } from './run/run-totals.js';
 import type { BatchResult, RunDeps } from './run/run-types.js';
 
 /** How a client sends its requests; every field has a default. */
@@ -42,7 +44,12 @@ export interface ClientOptions {
 }
 
 /** How download() writes, besides where: the output and run options of the CLI, and a signal to cancel. */
-export type DownloadSettings = Omit<OutputOptions, 'output'> & RunOptions & { signal?: AbortSignal };
+export type DownloadSettings = Omit<OutputOptions, 'output'> &
+  RunOptions & {
+    signal?: AbortSignal;
+    /** A metrics file written at the end, success or failure (docs/library.md#metrics). */
+    metrics?: MetricsSettings;
+  };
 
 /** One query: its records as they stream, or a download that writes them like the CLI. */
 export interface Query<R> extends AsyncIterable<R> {
@@ -111,14 +118,18 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
 
   const queryOf = <N extends DownloadName>(name: N, query: Queries[N]): Query<RecordOf<N>> => {
     const download = async (to: string | NodeJS.WritableStream, settings: DownloadSettings = {}) => {
-      const { signal, ...rest } = settings;
+      const { signal, metrics, ...rest } = settings;
       // the library prints nothing of its own: standard output is a stream the caller hands in
       if (to === '-') throw usageError("download('-'): pass a writable stream, such as process.stdout");
       const output = typeof to === 'string' ? { output: to } : {};
-      const job = resolved(name, { ...query, ...rest, ...output } as DownloadOptions<N>);
-      const result = await runJob(job, deps(signal, typeof to === 'string' ? new PassThrough() : to));
-      if (result.failure) throw result.failure;
-      return result;
+      const run = { command: name, clock: now };
+      return withRunMetrics(metrics, run, options.listeners?.onNote, async (track) => {
+        const job = resolved(name, { ...query, ...rest, ...output } as DownloadOptions<N>);
+        const result = await runJob(job, deps(signal, typeof to === 'string' ? new PassThrough() : to));
+        track.totals = runTotals(result);
+        if (result.failure) throw result.failure;
+        return result;
+      });
     };
     const records = (signal?: AbortSignal) =>
       streamRecords<RecordOf<N>>((out) => {
@@ -162,7 +173,7 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
         config,
         deps(signal, typeof to === 'string' ? new PassThrough() : to),
       ),
-    ...datasetMethods(config, now, (signal) => deps(signal, new PassThrough())),
+    ...datasetMethods(config, now, (signal) => deps(signal, new PassThrough()), options.listeners?.onNote),
     close: async () => {
       await own?.close();
     },

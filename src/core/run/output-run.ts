@@ -153,7 +153,11 @@ async function writeOutput(
       if (plan.kind === 'dateRange') checkListed(plan, transform);
       result.rows = transform.rows;
       result.status = transform.empty ? 'empty' : 'ok';
-      if (transform.empty && !plan.continuation) deps.onNote?.(`no records for ${describePlan(plan)}`);
+      if (transform.empty && !plan.continuation)
+        deps.onNote?.(`no records for ${describePlan(plan)}`, {
+          symbol: plan.symbol,
+          ...(result.output === undefined ? {} : { file: result.output }),
+        });
       const next = nextRequest(item, transform, run.cuts);
       if (next) items.splice(index + 1, 0, next);
     } catch (error) {
