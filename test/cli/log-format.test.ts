@@ -97,6 +97,32 @@ describe('--log-format json', () => {
     });
   });
 
+  it('a failed download ends with its error: code, the redacted URL and the exit; no field holds the password', async () => {
+    await withEmulator({ ...CANARY_ACCOUNT, faults: [{ kind: 'status', status: 500 }] }, async (emu) => {
+      const dir = tempDir();
+      const run = await runMain(
+        [
+          'eod',
+          'AAPL',
+          '--start',
+          '2025-03-10',
+          '-o',
+          join(dir, 'a.csv'),
+          '--retries',
+          '0',
+          '--log-format',
+          'json',
+        ],
+        { env: emu.env, cwd: dir },
+      );
+      expect(run.code).toBe(5);
+      expect(run.stderr).not.toContain(CANARY);
+      const last = linesOf(run.stderr).at(-1);
+      expect(last).toMatchObject({ level: 'error', code: 'MDGET_HTTP', exit: 5 });
+      expect(last?.url).toMatch(/\/historical\/queryeod\.ashx\?username=\*\*\*&password=\*\*\*&symbol=AAPL&/);
+    });
+  });
+
   it('a usage error from the parser is one error line with code and exit, and nothing is sent', async () => {
     const run = await runMain(['ticks', 'ESM25', '--nope', '--log-format=json']);
     expect(run.code).toBe(2);
