@@ -27,6 +27,7 @@ export type { RecordOf, Records, RecordWith } from './core/model/records.js';
 export type { OutputRef, PlannedRequest } from './core/plan/planned-request.js';
 export type { Exchange } from './core/reference/exchanges.js';
 export type { InstrumentsResult } from './core/reference/options.js';
+export type { MetricsSettings } from './core/run/run-metrics.js';
 export type {
   BatchResult,
   PlanEvent,

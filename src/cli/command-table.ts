@@ -71,7 +71,9 @@ const NETWORK = [
   'rate',
   'proxy',
 ] as const satisfies readonly OptionName[];
-const MESSAGES = ['progress', 'quiet', 'verbose'] as const satisfies readonly OptionName[];
+const MESSAGES = ['progress', 'quiet', 'verbose', 'log-format'] as const satisfies readonly OptionName[];
+/** The metrics file of a download or a sync (docs/recipes.md#monitoring). */
+const MONITORING = ['metrics-file', 'metrics-job'] as const satisfies readonly OptionName[];
 const HISTORICAL = ['username', 'password-stdin', 'historical-url', 'env-file'] as const;
 
 /** The options of a time-series download (ticks, minutes, eod). */
@@ -83,12 +85,13 @@ const SERIES_OPTIONS = [
   ...OUTPUT_TAIL,
   ...NETWORK,
   ...HISTORICAL,
+  ...MONITORING,
   ...MESSAGES,
 ] as const satisfies readonly OptionName[];
 
 /** The options of a download that is not a time series (events, daterange, futopts). */
 const listOptions = <const C extends readonly OptionName[]>(config: C) =>
-  [...REQUEST, ...OUTPUT, ...OUTPUT_TAIL, ...NETWORK, ...config, ...MESSAGES] as const;
+  [...REQUEST, ...OUTPUT, ...OUTPUT_TAIL, ...NETWORK, ...config, ...MONITORING, ...MESSAGES] as const;
 
 /** Download options a command does not use but accepts, so core can say why they do not apply. */
 const NOT_SERIES = [...SERIES_REQUEST, 'update'] as const satisfies readonly OptionName[];
@@ -202,6 +205,7 @@ export const COMMANDS = [
       ...OUTPUT_TAIL,
       ...NETWORK,
       ...(['username', 'password-stdin', 'futures-options-url', 'env-file'] as const),
+      ...MONITORING,
       ...MESSAGES,
     ],
     accepts: NOT_SERIES,
@@ -275,7 +279,7 @@ export const COMMANDS = [
     about:
       'Each setting, its value (the password redacted) and where it came from: flag, environment, dotenv file or default.',
     args: [],
-    options: [...CONFIG_OPTIONS, 'max-rows', 'quiet', 'verbose'],
+    options: [...CONFIG_OPTIONS, 'max-rows', 'quiet', 'verbose', 'log-format'],
     examples: ['mdget config', 'mdget config --env-file prod.env'],
   },
   {
@@ -285,7 +289,7 @@ export const COMMANDS = [
     about:
       'Serves the bundled emulator of the service on 127.0.0.1 until interrupted, and prints its settings as `.env` lines (user `demo`, password `demo`).',
     args: [],
-    options: ['port', 'tls', 'set', 'help-options'],
+    options: ['port', 'tls', 'set', 'help-options', 'log-format'],
     examples: [
       'mdget emulator > emulator.env &',
       'mdget emulator --port 8080 --set rowCap=5000',

@@ -10,6 +10,7 @@ import { readEnvFile, resolveConfig } from './config.js';
 import { CREDENTIAL_URLS, envFileWarning, plainHttpWarning } from './credential-warnings.js';
 import type { ConfigFlags, OptionFlags } from './flags.js';
 import type { Io } from './io.js';
+import type { Log } from './log.js';
 import { resolveTransport, type Transport } from './transport.js';
 
 /** The run's plumbing that main provides. */
@@ -17,8 +18,12 @@ export interface RunContext {
   io: Io;
   signal: AbortSignal;
   now: Date;
+  /** The instant now as the run goes on: MDGET_NOW when set (fixed), else the system clock. */
+  clock(): Date;
   /** Secrets learned while resolving configuration; main redacts them from any message. */
   secrets: string[];
+  /** Where every stderr line goes: text or JSON lines (log.ts). */
+  log: Log;
   /** What the run was: mdget's version and its arguments, for the report. */
   version: string;
   argv: readonly string[];

@@ -24,9 +24,12 @@ export const DATASET_COMMANDS = [
       'timeout',
       'rate',
       ...CONFIG_OPTIONS,
+      'metrics-file',
+      'metrics-job',
       'progress',
       'quiet',
       'verbose',
+      'log-format',
     ],
     examples: [
       'mdget sync',
@@ -42,7 +45,7 @@ export const DATASET_COMMANDS = [
     about:
       'One row a series: files planned, complete, provisional, missing, failed in the last sync, rows, bytes on disk; and the last sync. Reads every shard’s ledger. Sends no request.',
     args: FILE_ARG,
-    options: ['json', 'quiet'],
+    options: ['json', 'status-metrics', 'metrics-job', 'quiet', 'log-format'],
     examples: ['mdget status', 'mdget status research.toml --json | jq .complete'],
   },
   {
@@ -52,7 +55,7 @@ export const DATASET_COMMANDS = [
     about:
       'Re-hashes every file the ledgers record and reports those missing, changed or unreadable, files under a series’ path no ledger knows, and suspicious gaps (a weekday with no rows between days with rows; more than four weekdays without a bar). Exit 8 when anything is found; `mdget sync --repair` fetches the missing and changed again.',
     args: FILE_ARG,
-    options: ['json', 'quiet'],
+    options: ['json', 'quiet', 'log-format'],
     examples: ['mdget verify', 'mdget verify --json > findings.json || mdget sync --repair'],
   },
 ] as const;

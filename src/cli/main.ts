@@ -16,6 +16,7 @@ import {
 } from './exit-codes.js';
 import { topHelp } from './help.js';
 import { type Io, systemIo } from './io.js';
+import { createLog, jsonIo, type Log, logFormatFrom } from './log.js';
 
 declare const __MDGET_VERSION__: string | undefined;
 
@@ -39,10 +40,42 @@ function stopNow(signal: StopSignal): void {
   process.kill(process.pid, signal);
 }
 
-/** argv in, exit status out: runs one command, maps any error to one redacted stderr line and a status. */
+/**
+ * argv in, exit status out: runs one command, maps any error to one redacted stderr line and a status; the
+ * log's last line carries that status (docs/cli.md#json-log-lines).
+ */
 export async function main(argv: readonly string[], io?: Io): Promise<number> {
-  const streams = io ?? (await systemIo());
-  const answered = await answerFromTables(argv, streams);
+  const system = io ?? (await systemIo());
+  // the password is redacted from every line, from the first
+  const secrets: string[] = system.env.MDGET_PASSWORD ? [system.env.MDGET_PASSWORD] : [];
+  const format = logFormatFrom(argv, system.env);
+  const log = createLog(typeof format === 'string' ? format : 'text', {
+    get stderr() {
+      return system.stderr;
+    },
+    secrets,
+  });
+  const status = await run(argv, system, io === undefined, log, secrets, format);
+  log.end(status);
+  return status;
+}
+
+async function run(
+  argv: readonly string[],
+  system: Io,
+  isProcess: boolean,
+  log: Log,
+  secrets: string[],
+  format: ReturnType<typeof logFormatFrom>,
+): Promise<number> {
+  if (typeof format !== 'string') {
+    log.closing('error', `mdget: MDGET_LOG_FORMAT=${format.invalid}: not a log format; give text or json`, {
+      code: 'MDGET_CONFIG',
+    });
+    return exitCodeFor('MDGET_CONFIG');
+  }
+  const streams = format === 'json' ? await jsonIo(system, log) : system;
+  const answered = await answerFromTables(argv, streams, log);
   if (answered !== undefined) return answered;
   // The test suite's use-after-release check (docs/internals.md); no user needs it.
   if (streams.env.MDGET_DEBUG_POISON === '1') poisonReleasedChunks(true);
@@ -63,7 +96,7 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
     // reader that never reads cannot be taken back, and holds even process.exit (it waits for the thread
     // that writes): after the grace period the signal is raised again with its default action, which
     // ends the process with the status a shell reports for it. Only for the process's own run (no test's).
-    if (io === undefined) setTimeout(() => stopNow(signal), STOP_GRACE_MS).unref();
+    if (isProcess) setTimeout(() => stopNow(signal), STOP_GRACE_MS).unref();
   };
   for (const signal of signals) process.once(signal, onSignal);
   // A reader that goes away (`mdget config | head -1`) is a normal end (docs/cli.md#guarantees); any other
@@ -75,14 +108,18 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
   const stdoutFailed = async (): Promise<number | undefined> => {
     await new Promise((resolve) => setImmediate(resolve)); // write errors arrive on a later tick
     if (!stdoutError) return undefined;
-    streams.stderr.write(`mdget: cannot write standard output: ${stdoutError.code ?? stdoutError.message}\n`);
+    log.closing('error', `mdget: cannot write standard output: ${stdoutError.code ?? stdoutError.message}`, {
+      code: 'MDGET_IO',
+    });
     return exitCodeFor('MDGET_IO');
   };
   // MDGET_NOW fixes "now" (an ISO 8601 instant): reproducible runs, and tests of what a later day does.
   const now = streams.env.MDGET_NOW ? new Date(streams.env.MDGET_NOW) : new Date();
   if (Number.isNaN(now.getTime())) {
-    streams.stderr.write(
-      `mdget: MDGET_NOW=${streams.env.MDGET_NOW}: not an instant; give ISO 8601, such as 2025-03-14T21:00:00Z\n`,
+    log.closing(
+      'error',
+      `mdget: MDGET_NOW=${streams.env.MDGET_NOW}: not an instant; give ISO 8601, such as 2025-03-14T21:00:00Z`,
+      { code: 'MDGET_CONFIG' },
     );
     return exitCodeFor('MDGET_CONFIG');
   }
@@ -90,7 +127,9 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
     io: watched,
     signal: controller.signal,
     now,
-    secrets: [],
+    clock: streams.env.MDGET_NOW ? () => now : () => new Date(),
+    secrets,
+    log,
     version: version(),
     argv,
     exitCodeOf: (error) =>
@@ -102,7 +141,6 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
             ? exitCodeFor(error.code)
             : EXIT.internal,
   };
-  if (streams.env.MDGET_PASSWORD) ctx.secrets.push(streams.env.MDGET_PASSWORD);
   try {
     const status = await dispatch(argv, ctx);
     return (await stdoutFailed()) ?? status;
@@ -113,13 +151,15 @@ export async function main(argv: readonly string[], io?: Io): Promise<number> {
     if (isMdgetError(error)) {
       const failed = await stdoutFailed();
       if (failed !== undefined) return failed;
-      streams.stderr.write(`mdget: ${redactText(error.message, ctx.secrets)}\n`);
+      log.closing('error', `mdget: ${redactText(error.message, ctx.secrets)}`, {
+        code: error.code,
+        ...(error.url === undefined ? {} : { url: error.url }),
+      });
       return exitCodeFor(error.code);
     }
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    streams.stderr.write(
-      `mdget: internal error: ${redactText(text, ctx.secrets)}\nmdget: this is a bug: please report it with the command you ran.\n`,
-    );
+    log.error(`mdget: internal error: ${redactText(text, ctx.secrets)}`);
+    log.closing('error', 'mdget: this is a bug: please report it with the command you ran.');
     return EXIT.internal;
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
@@ -150,10 +190,10 @@ function watchingStdout(io: Io, onError: (error: NodeJS.ErrnoException) => void)
  * `mdget`, `mdget --help` and `--version`, answered from the tables without commander, and on stdout
  * without building its stream where it can (bench/README.md#start-up); undefined for anything else.
  */
-async function answerFromTables(argv: readonly string[], io: Io): Promise<number | undefined> {
+async function answerFromTables(argv: readonly string[], io: Io, log: Log): Promise<number | undefined> {
   const [first, second] = argv;
   if (first === undefined) {
-    io.stderr.write(topHelp(80));
+    log.closing('error', topHelp(80).replace(/\n$/, ''), { code: 'MDGET_USAGE' });
     return EXIT.usage;
   }
   let text: string;
@@ -173,7 +213,9 @@ async function answerFromTables(argv: readonly string[], io: Io): Promise<number
   }
   // A reader that went away (`| head`) is a normal end (docs/cli.md#guarantees); a full disk is not.
   if (failed && failed.code !== 'EPIPE') {
-    io.stderr.write(`mdget: cannot write standard output: ${failed.code ?? failed.message}\n`);
+    log.closing('error', `mdget: cannot write standard output: ${failed.code ?? failed.message}`, {
+      code: 'MDGET_IO',
+    });
     return exitCodeFor('MDGET_IO');
   }
   return EXIT.ok;

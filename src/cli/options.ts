@@ -6,6 +6,7 @@
 
 import { DEFAULT_PARQUET_COMPRESSION, OUTPUT_FORMATS, PARQUET_COMPRESSIONS } from '../core/model/formats.js';
 import { DATASET_OPTIONS } from './options-dataset.js';
+import { TELEMETRY_OPTIONS } from './options-telemetry.js';
 
 /** The help sections options are grouped in, in the order help shows them. */
 export const OPTION_GROUPS = {
@@ -15,6 +16,7 @@ export const OPTION_GROUPS = {
   config: 'Credentials and configuration:',
   emulator: 'Emulator options:',
   dataset: 'Dataset options:',
+  monitoring: 'Monitoring:',
   messages: 'Messages:',
 } as const;
 export type OptionGroup = keyof typeof OPTION_GROUPS;
@@ -313,6 +315,7 @@ export const OPTIONS = {
     help: 'log requests (credentials redacted) and retries on stderr',
   },
   ...DATASET_OPTIONS,
+  ...TELEMETRY_OPTIONS,
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -105,8 +105,10 @@ export function outputFor(ctx: RunContext) {
     writeErr: (text: string) => ctx.io.stderr.write(text),
     getOutHelpWidth: () => widthOf(ctx.io.stdout, ctx.io.stdoutIsTTY),
     getErrHelpWidth: () => widthOf(ctx.io.stderr, ctx.io.stderrIsTTY),
-    outputError: (text: string, write: (text: string) => void) =>
-      write(`mdget: ${text.replace(/^error: /, '')}`),
+    outputError: (text: string) =>
+      ctx.log.closing('error', `mdget: ${text.replace(/^error: /, '').replace(/\n$/, '')}`, {
+        code: 'MDGET_USAGE',
+      }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type cliProgressModule from 'cli-progress';
 import type { PlanEvent, ProgressEvent } from '../core/run/run-types.js';
 import type { Io } from './io.js';
+import type { Log } from './log.js';
 import {
   downloadLine,
   type LineStyle,
@@ -52,6 +53,8 @@ export interface DisplayOptions {
   intervalMs?: number;
   /** The run's signal: downloads cut by an interrupt are not announced as failures. */
   signal?: AbortSignal;
+  /** The run's log, for failures as error lines naming their file (bars print above themselves). */
+  log?: Log;
 }
 
 /** Most download lines drawn at once; the rest are counted in one line. */
@@ -103,7 +106,8 @@ export async function createProgress(
       ...base,
       onProgress(event) {
         const failed = tally.onProgress(event, now()) && failedLine(event);
-        if (failed) log(failed);
+        if (failed && options.log) options.log.error(failed, event.output ? { file: event.output } : {});
+        else if (failed) log(failed);
       },
       log,
       stop: () => clearInterval(timer),

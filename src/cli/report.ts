@@ -6,6 +6,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { MdgetError, reasonOf } from '../core/model/errors.js';
 import { redactText } from '../core/model/redact.js';
+import { runTotals } from '../core/run/run-totals.js';
 import type { BatchResult, RequestResult } from '../core/run/run-types.js';
 import { tempPathFor } from '../core/sink/atomic-file.js';
 import { checkTarget, makeDirectoriesFor } from '../core/sink/targets.js';
@@ -25,16 +26,8 @@ export async function checkReportPath(path: string): Promise<void> {
 
 /** The totals of a download: requests sent, of which continuations and retries; rows, bytes and files written. */
 export function totalsOf(result: BatchResult): Record<string, number> {
-  const written = result.results.filter((r) => r.status === 'ok' || r.status === 'empty');
-  const files = new Set(written.flatMap((r) => (r.output === undefined ? [] : [r.output])));
-  return {
-    requests: result.counts.sent,
-    continuations: result.results.filter((r) => r.continuation).length,
-    retries: result.counts.retries,
-    rows: written.reduce((sum, r) => sum + r.rows, 0),
-    bytes: result.results.reduce((sum, r) => sum + r.bytes, 0),
-    files: files.size,
-  };
+  const { failed: _failed, ...totals } = runTotals(result);
+  return totals;
 }
 
 /** Writes the --report file atomically. */

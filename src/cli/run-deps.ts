@@ -4,6 +4,7 @@ import { redactText } from '../core/model/redact.js';
 import type { RunDeps } from '../core/run/run-types.js';
 import { DescriptorWritable } from '../core/sink/descriptor-writable.js';
 import type { Flags, RunContext } from './context.js';
+import type { LogFields } from './log.js';
 import { createProgress, progressMode } from './progress.js';
 import { printable } from './progress-lines.js';
 import type { RetryInfo } from './run-tally.js';
@@ -27,9 +28,14 @@ export async function withRunDeps<T>(
   if (warning && !quiet) io.stderr.write(`${io.color.yellow(`mdget: ${warning}`)}\n`);
   const retry = retryPolicy(flags.retries as number | undefined);
   const mode = progressMode(io, flags.progress as boolean | undefined, quiet, toStdout && io.stdoutIsTTY);
-  const display = await createProgress(io, mode, { retries: retry.retries, signal: ctx.signal });
-  const note = (message: string) => {
-    if (!quiet) display.log(io.color.dim(`mdget: ${printable(redactText(message, ctx.secrets))}`));
+  const display = await createProgress(io, mode, {
+    retries: retry.retries,
+    signal: ctx.signal,
+    log: ctx.log,
+  });
+  const log = ctx.log.through(display.log);
+  const note = (message: string, fields?: LogFields, level: 'info' | 'warn' = 'info') => {
+    if (!quiet) log[level](io.color.dim(`mdget: ${printable(redactText(message, ctx.secrets))}`), fields);
   };
   const { createDispatcher } = await import('../core/http/agent.js');
   const { RateLimiter } = await import('../core/http/rate-limit.js');
@@ -50,15 +56,15 @@ export async function withRunDeps<T>(
         io.stdoutFd !== undefined && !io.stdoutIsTTY
           ? new DescriptorWritable(io.stdoutFd, () => io.stdout)
           : io.stdout,
-      onNote: note,
+      onNote: (message, about) => note(message, about),
       onPlan: display.onPlan,
       onProgress: display.onProgress,
-      ...(flags.verbose ? { onRequest: (url: string) => note(`GET ${url}`) } : {}),
+      ...(flags.verbose ? { onRequest: (url: string) => note(`GET ${url}`, { url }) } : {}),
       onRetry: (r: RetryInfo) => {
         display.onRetry(r);
         // On a terminal the status line shows it while it waits; a log keeps it as a line.
-        if (flags.verbose || display.mode === 'lines')
-          note(`retry ${r.attempt} in ${r.delayMs} ms: ${r.reason}`);
+        if (flags.verbose || display.mode === 'lines' || ctx.log.format === 'json')
+          note(`retry ${r.attempt} in ${r.delayMs} ms: ${r.reason}`, { url: r.url }, 'warn');
       },
     });
   } finally {
@@ -69,13 +75,16 @@ export async function withRunDeps<T>(
   const stdoutClosed = (result as { stdoutClosed?: unknown } | undefined)?.stdoutClosed === true;
   if (stdoutClosed || ctx.signal.aborted) return result;
   if (display.mode !== 'none') {
-    for (const line of untoldFailures(result, display.tally.failedOutputs))
-      io.stderr.write(`${io.color.red(`mdget: ${printable(redactText(line, ctx.secrets))}`)}\n`);
+    for (const { output, line } of untoldFailures(result, display.tally.failedOutputs))
+      ctx.log.error(io.color.red(`mdget: ${printable(redactText(line, ctx.secrets))}`), { file: output });
   }
-  // Someone watches: a terminal, or a log asked for with --progress.
-  if (display.mode !== 'none' || (io.stderrIsTTY && !quiet)) {
+  // Someone watches: a terminal, a log asked for with --progress, or a log pipeline (JSON lines).
+  if (display.mode !== 'none' || (!quiet && (io.stderrIsTTY || ctx.log.format === 'json'))) {
     const summary = summaryOf(result, display.tally, Date.now());
-    io.stderr.write(`${formatSummary(summary, io.color.red)}\n`);
+    ctx.log.closing('info', formatSummary(summary, io.color.red), {
+      rows: summary.rows,
+      ...(summary.bytes === undefined ? {} : { bytes: summary.bytes }),
+    });
   }
   return result;
 }

@@ -73,15 +73,18 @@ function batchCounts(result: BatchResult): Omit<RunSummary, 'elapsedMs' | 'retri
  * before its body, and core sends no event then): "failed: <output>: <reason>", one per output, but for
  * the one whose reason the run's error line gives anyway.
  */
-export function untoldFailures(result: unknown, told: ReadonlySet<string>): string[] {
+export function untoldFailures(
+  result: unknown,
+  told: ReadonlySet<string>,
+): { output: string; line: string }[] {
   if (!isBatchResult(result)) return [];
-  const lines = new Map<string, string>();
+  const lines = new Map<string, { output: string; line: string }>();
   const errorLine = result.failure?.message ?? '';
   for (const r of result.results) {
     const output = r.output ?? STDOUT;
     if (r.status !== 'failed' || told.has(output) || lines.has(output)) continue;
     if (r.error && errorLine.includes(r.error.message)) continue;
-    lines.set(output, `failed: ${output}${r.error ? `: ${r.error.message}` : ''}`);
+    lines.set(output, { output, line: `failed: ${output}${r.error ? `: ${r.error.message}` : ''}` });
   }
   return [...lines.values()];
 }

@@ -22,6 +22,8 @@ import {
   runInstruments,
 } from './reference/instruments-command.js';
 import { runJob } from './run/run-job.js';
+import { type MetricsSettings, withRunMetrics } from './run/run-metrics.js';
+import { runTotals } from './run/run-totals.js';
 import type { BatchResult, RunDeps } from './run/run-types.js';
 import { sidecarMemory } from './sink/file-memory.js';
 
@@ -51,7 +53,12 @@ export interface ClientOptions {
 }
 
 /** How download() writes, besides where: the output and run options of the CLI, and a signal to cancel. */
-export type DownloadSettings = Omit<OutputOptions, 'output'> & RunOptions & { signal?: AbortSignal };
+export type DownloadSettings = Omit<OutputOptions, 'output'> &
+  RunOptions & {
+    signal?: AbortSignal;
+    /** A metrics file written at the end, success or failure (docs/library.md#metrics). */
+    metrics?: MetricsSettings;
+  };
 
 /** One query: its records as they stream, or a download that writes them like the CLI. */
 export interface Query<R> extends AsyncIterable<R> {
@@ -126,16 +133,20 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
 
   const queryOf = <N extends DownloadName>(name: N, query: Queries[N]): Query<RecordOf<N>> => {
     const download = async (to: string | NodeJS.WritableStream, settings: DownloadSettings = {}) => {
-      const { signal, ...rest } = settings;
+      const { signal, metrics, ...rest } = settings;
       // the library prints nothing of its own: standard output is a stream the caller hands in
       if (to === '-') throw usageError("download('-'): pass a writable stream, such as process.stdout");
       const output = typeof to === 'string' ? { output: to } : {};
-      const job = resolved(name, { ...query, ...rest, ...output } as DownloadOptions<N>);
-      const base = deps(signal, typeof to === 'string' ? new PassThrough() : to);
-      // files remember how they were made, as the CLI's do: a later update checks it
-      const result = await runJob(job, { ...base, memory: sidecarMemory });
-      if (result.failure) throw result.failure;
-      return result;
+      const run = { command: name, clock: now };
+      return withRunMetrics(metrics, run, options.listeners?.onNote, async (track) => {
+        const job = resolved(name, { ...query, ...rest, ...output } as DownloadOptions<N>);
+        const base = deps(signal, typeof to === 'string' ? new PassThrough() : to);
+        // files remember how they were made, as the CLI's do: a later update checks it
+        const result = await runJob(job, { ...base, memory: sidecarMemory });
+        track.totals = runTotals(result);
+        if (result.failure) throw result.failure;
+        return result;
+      });
     };
     const records = (signal?: AbortSignal) =>
       streamRecords<RecordOf<N>>((out) => {
@@ -179,7 +190,7 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
         config,
         deps(signal, typeof to === 'string' ? new PassThrough() : to),
       ),
-    ...datasetMethods(config, now, (signal) => deps(signal, new PassThrough())),
+    ...datasetMethods(config, now, (signal) => deps(signal, new PassThrough()), options.listeners?.onNote),
     close: async () => {
       await own?.close();
     },

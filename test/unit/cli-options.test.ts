@@ -4,15 +4,17 @@ import { type CommandName, commandSpec, type DownloadName } from '../../src/cli/
 import { DOWNLOAD_MAPPERS } from '../../src/cli/commands/download-options.js';
 import { flagNames } from '../../src/cli/flag-names.js';
 import { NO_COLORS } from '../../src/cli/io.js';
+import { createLog } from '../../src/cli/log.js';
 import { buildProgram } from '../../src/cli/program.js';
 import type { DownloadOptions } from '../../src/core/model/options.js';
 import { resolve } from '../../src/core/plan/resolve.js';
 
 const NOW = new Date('2025-03-14T15:00:00Z');
+const stderr = new PassThrough();
 const ctx = {
   io: {
     stdout: new PassThrough(),
-    stderr: new PassThrough(),
+    stderr,
     stdin: new PassThrough(),
     stdoutIsTTY: false,
     stderrIsTTY: false,
@@ -22,7 +24,9 @@ const ctx = {
   },
   signal: new AbortController().signal,
   now: NOW,
+  clock: () => NOW,
   secrets: [],
+  log: createLog('text', { stderr, secrets: [] }),
   version: '0.0.0',
   argv: [],
   exitCodeOf: () => 0,

@@ -4,6 +4,7 @@ import { COMMANDS, type CommandSpec } from '../../src/cli/command-table.js';
 import type { RunContext } from '../../src/cli/context.js';
 import { topHelp } from '../../src/cli/help.js';
 import { NO_COLORS } from '../../src/cli/io.js';
+import { createLog } from '../../src/cli/log.js';
 import { main } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
 
@@ -26,7 +27,9 @@ function capture(): { ctx: RunContext; out: () => string } {
     io,
     signal: new AbortController().signal,
     now: new Date(0),
+    clock: () => new Date(0),
     secrets: [],
+    log: createLog('text', { stderr: io.stderr, secrets: [] }),
     version: '0.0.0',
     argv: [],
     exitCodeOf: () => 0,
@@ -90,6 +93,7 @@ describe('help from the tables', () => {
       'Output options:',
       'Network options:',
       'Credentials and configuration:',
+      'Monitoring:',
       'Messages:',
       'Examples:',
     ]);

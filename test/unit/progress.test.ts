@@ -410,7 +410,9 @@ describe('summary', () => {
       error: { code: 'MDGET_SERVICE' as const, message: 'service refused (HTTP 404)' },
     };
     const value = batch([result('a.csv', 'failed'), refused, { ...refused }, result('c.csv', 'ok')]);
-    expect(untoldFailures(value, new Set(['a.csv']))).toEqual(['failed: b.csv: service refused (HTTP 404)']);
+    expect(untoldFailures(value, new Set(['a.csv']))).toEqual([
+      { output: 'b.csv', line: 'failed: b.csv: service refused (HTTP 404)' },
+    ]);
     expect(untoldFailures({ written: 1, output: 'x' }, new Set())).toEqual([]);
     const failure = new MdgetError(
       'MDGET_PARTIAL',

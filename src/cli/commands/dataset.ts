@@ -5,28 +5,58 @@
  */
 import { relative } from 'node:path';
 import type { Dataset } from '../../core/dataset/dataset.js';
-import { MdgetError } from '../../core/model/errors.js';
+import type { DatasetStatus } from '../../core/dataset/status.js';
+import { MdgetError, usageError } from '../../core/model/errors.js';
 import { redactText } from '../../core/model/redact.js';
+import { runTotals } from '../../core/run/run-totals.js';
 import { configFrom, type RunContext } from '../context.js';
 import { exitCodeFor } from '../exit-codes.js';
 import type { FlagsOf } from '../flags.js';
+import { type MetricsTrack, metricsSettingsOf, withMetrics } from '../metrics.js';
 import { printable } from '../progress-lines.js';
 
-async function load(file: string | undefined, ctx: RunContext): Promise<Dataset> {
-  const { readDataset, DEFAULT_DATASET_FILE } = await import('../../core/dataset/dataset-file.js');
+/** The dataset file's absolute path: the argument, else mdget.toml, in the working directory. */
+async function datasetPath(file: string | undefined, ctx: RunContext): Promise<string> {
+  const { DEFAULT_DATASET_FILE } = await import('../../core/dataset/dataset-file.js');
   const { resolve } = await import('node:path');
-  return readDataset(resolve(ctx.io.cwd, file ?? DEFAULT_DATASET_FILE));
+  return resolve(ctx.io.cwd, file ?? DEFAULT_DATASET_FILE);
+}
+
+async function load(file: string | undefined, ctx: RunContext): Promise<Dataset> {
+  const { readDataset } = await import('../../core/dataset/dataset-file.js');
+  return readDataset(await datasetPath(file, ctx));
 }
 
 const shown = (dataset: Dataset, path: string) => relative(dataset.root, path) || path;
 
-/** `mdget sync [file]`. */
+/** `mdget sync [file]`, its metrics written however it ends (--metrics-file). */
 export async function runSyncCommand(
   file: string | undefined,
   flags: FlagsOf<'sync'>,
   ctx: RunContext,
 ): Promise<void> {
+  // a dry run sends nothing: it is no run a monitor should count
+  const metrics = flags.dryRun ? undefined : metricsSettingsOf(flags, ctx);
+  await withMetrics(metrics, 'sync', ctx, (track) => sync(file, flags, ctx, track));
+}
+
+async function sync(
+  file: string | undefined,
+  flags: FlagsOf<'sync'>,
+  ctx: RunContext,
+  track: MetricsTrack,
+): Promise<void> {
+  track.datasetFile = await datasetPath(file, ctx);
   const dataset = await load(file, ctx);
+  // the gauges read the ledgers as the run leaves them, whatever stopped it
+  track.before = async () => {
+    const [{ datasetStatus }, { seriesFamilies }] = await Promise.all([
+      import('../../core/dataset/status.js'),
+      import('../../core/dataset/series-metrics.js'),
+    ]);
+    const status = await datasetStatus(dataset, ctx.clock());
+    track.extra = (labels) => seriesFamilies(status, labels);
+  };
   const needs = requirementsOf(dataset);
   const config = await configFrom(flags, ctx, flags.dryRun ? [] : needs);
   const report = flags.report === undefined || flags.dryRun ? undefined : await import('../report.js');
@@ -38,8 +68,7 @@ export async function runSyncCommand(
     ...(flags.wait === undefined ? {} : { waitMs: flags.wait }),
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
   };
-  const fixedNow = ctx.now;
-  const now = ctx.io.env.MDGET_NOW ? () => fixedNow : () => new Date();
+  const now = ctx.clock;
   if (flags.dryRun) {
     // a dry run sends nothing: its plan needs no credentials
     const { planningConfig } = await import('../../core/dataset/status.js');
@@ -51,8 +80,9 @@ export async function runSyncCommand(
       ctx.io.stdout.write(`${f.reason}\t${f.series}\t${shown(dataset, f.path)}\n`);
     if (!flags.quiet) {
       const adopted = planned.adopted.length > 0 ? `, ${planned.adopted.length} to record as they are` : '';
-      ctx.io.stderr.write(
-        `mdget: ${planned.fetches.length} files to fetch, ${planned.complete} complete${adopted} (dry run: nothing sent)\n`,
+      ctx.log.closing(
+        'info',
+        `mdget: ${planned.fetches.length} files to fetch, ${planned.complete} complete${adopted} (dry run: nothing sent)`,
       );
     }
     return;
@@ -62,26 +92,30 @@ export async function runSyncCommand(
   let empty = 0;
   const result = await withRunDeps(flags, ctx, false, (deps) => {
     const { onNote } = deps;
-    const note = (message: string) => {
-      if (flags.verbose || !message.startsWith('no records for ')) onNote?.(message);
+    const note: typeof onNote = (message, about) => {
+      if (flags.verbose || !message.startsWith('no records for ')) onNote?.(message, about);
       else empty++;
     };
     return runSync(dataset, options, { ...deps, onNote: note, config, now });
   });
+  track.totals = runTotals(result);
   if (!flags.quiet) {
     // one failure that stopped everything is main's one line; a partial sync names each file
     const named = result.failure?.code === 'MDGET_PARTIAL' || result.failed.length > 1;
     for (const f of named ? result.failed : [])
-      ctx.io.stderr.write(
-        `mdget: ${printable(redactText(`${shown(dataset, f.path)}: ${f.error.message}`, ctx.secrets))}\n`,
+      ctx.log.error(
+        `mdget: ${printable(redactText(`${shown(dataset, f.path)}: ${f.error.message}`, ctx.secrets))}`,
+        { code: f.error.code, series: f.series, file: f.path },
       );
     const refreshed = result.reference.filter((r) => r.status === 'not-modified').length;
-    ctx.io.stderr.write(
+    ctx.log.closing(
+      'info',
       `mdget: sync: ${result.fetches.length - result.failed.length} files fetched, ${result.complete} complete` +
         `${result.adopted.length > 0 ? `, ${result.adopted.length} recorded as found` : ''}` +
         `${refreshed > 0 ? `, ${refreshed} reference unchanged (304)` : ''}` +
         `${empty > 0 ? `, ${empty} with no records (-v lists them)` : ''}` +
-        `${result.failed.length > 0 ? `, ${result.failed.length} failed` : ''}\n`,
+        `${result.failed.length > 0 ? `, ${result.failed.length} failed` : ''}`,
+      { rows: track.totals.rows, bytes: track.totals.bytes },
     );
   }
   if (report && flags.report !== undefined) {
@@ -112,10 +146,16 @@ export async function runStatusCommand(
   flags: FlagsOf<'status'>,
   ctx: RunContext,
 ): Promise<void> {
+  if (flags.metricsJob !== undefined && !flags.metrics)
+    throw usageError('--metrics-job names the job of the gauges: give --metrics too');
   const dataset = await load(file, ctx);
   const { datasetStatus } = await import('../../core/dataset/status.js');
   const status = await datasetStatus(dataset, ctx.now);
   const out = ctx.io.stdout;
+  if (flags.metrics) {
+    out.write(await statusMetrics(status, await datasetPath(file, ctx), flags.metricsJob));
+    return;
+  }
   if (flags.json) {
     out.write(`${JSON.stringify(status, null, 2)}\n`);
     return;
@@ -140,6 +180,20 @@ export async function runStatusCommand(
   out.write(status.complete ? 'complete\n' : 'incomplete: mdget sync fetches what is missing\n');
 }
 
+/** `status --metrics`: the per-series gauges sync writes, labelled as a status of the dataset file. */
+async function statusMetrics(status: DatasetStatus, datasetFile: string, job: string | undefined) {
+  const [{ runLabels }, { renderMetrics }, { seriesFamilies }] = await Promise.all([
+    import('../../core/run/run-metrics.js'),
+    import('../../core/sink/metrics-text.js'),
+    import('../../core/dataset/series-metrics.js'),
+  ]);
+  const labels = runLabels(
+    { file: datasetFile, ...(job ? { job } : {}) },
+    { command: 'status', datasetFile },
+  );
+  return renderMetrics(seriesFamilies(status, labels));
+}
+
 /** `mdget verify [file]`: exit 8 when anything is found. */
 export async function runVerifyCommand(
   file: string | undefined,
@@ -154,8 +208,9 @@ export async function runVerifyCommand(
   else {
     for (const f of result.findings) out.write(`${f.kind}\t${f.path}\t${f.detail}\n`);
     if (!flags.quiet)
-      ctx.io.stderr.write(
-        `mdget: verify: ${result.checked} files checked, ${result.findings.length === 0 ? 'nothing found' : `${result.findings.length} findings`}\n`,
+      ctx.log.closing(
+        'info',
+        `mdget: verify: ${result.checked} files checked, ${result.findings.length === 0 ? 'nothing found' : `${result.findings.length} findings`}`,
       );
   }
   if (result.findings.length > 0)

@@ -10,6 +10,7 @@ import { redactText, redactUrl } from '../../core/model/redact.js';
 import type { Job } from '../../core/plan/job.js';
 import { resolve } from '../../core/plan/resolve.js';
 import { windowTimes } from '../../core/plan/window-times.js';
+import { runTotals } from '../../core/run/run-totals.js';
 import type { BatchResult, RunDeps } from '../../core/run/run-types.js';
 import { sidecarMemory } from '../../core/sink/file-memory.js';
 import { refuseBinaryOnTerminal } from '../binary-output.js';
@@ -17,15 +18,31 @@ import { configFrom, type RunContext } from '../context.js';
 import { flagNames } from '../flag-names.js';
 import type { FlagsOf } from '../flags.js';
 import type { Io } from '../io.js';
+import { type MetricsTrack, metricsSettingsOf, withMetrics } from '../metrics.js';
 import { symbolsFrom } from '../symbols.js';
 import { type CommonFlags, DOWNLOAD_MAPPERS, type MapperInput } from './download-options.js';
 
-/** Runs download command `name` end to end; failures are thrown as MdgetErrors for main to map. */
+/**
+ * Runs download command `name` end to end, its metrics written however it ends (--metrics-file); failures
+ * are thrown as MdgetErrors for main to map.
+ */
 export async function runDownloadCommand<N extends DownloadName>(
   name: N,
   args: readonly (string | string[] | undefined)[],
   flags: CommonFlags & FlagsOf<N>,
   ctx: RunContext,
+): Promise<void> {
+  // a dry run sends nothing: it is no run a monitor should count
+  const metrics = flags.dryRun ? undefined : metricsSettingsOf(flags, ctx);
+  await withMetrics(metrics, name, ctx, (track) => download(name, args, flags, ctx, track));
+}
+
+async function download<N extends DownloadName>(
+  name: N,
+  args: readonly (string | string[] | undefined)[],
+  flags: CommonFlags & FlagsOf<N>,
+  ctx: RunContext,
+  track: MetricsTrack,
 ): Promise<void> {
   if (flags.symbolsFile === '-' && flags.passwordStdin) {
     throw usageError(
@@ -50,7 +67,7 @@ export async function runDownloadCommand<N extends DownloadName>(
   const report = flags.report === undefined || flags.dryRun ? undefined : await import('../report.js');
   if (report && flags.report !== undefined) await report.checkReportPath(flags.report);
   if (flags.tempDir !== undefined && !flags.dryRun) await checkTempDir(flags.tempDir);
-  if (!flags.quiet) for (const warning of job.warnings) ctx.io.stderr.write(`mdget: warning: ${warning}\n`);
+  if (!flags.quiet) for (const warning of job.warnings) ctx.log.warn(`mdget: warning: ${warning}`);
   if (flags.dryRun) {
     // an update's dry run shows each symbol's real resume window: the file's memory is read, not written
     const shown = job.settings.update
@@ -70,6 +87,7 @@ export async function runDownloadCommand<N extends DownloadName>(
     if (job.settings.skipExisting) noteSkipped(done, Boolean(flags.verbose), deps.onNote);
     return done;
   });
+  track.totals = runTotals(result);
   if (report && flags.report !== undefined) {
     const error = result.stdoutClosed ? undefined : result.failure;
     const run = { entries: result.results, totals: report.totalsOf(result), ...(error ? { error } : {}) };
@@ -203,5 +221,5 @@ function noteSkipped(
 
 function withShortNotes(deps: RunDeps): RunDeps {
   const { onNote } = deps;
-  return onNote ? { ...deps, onNote: (message) => onNote(shortenLists(message)) } : deps;
+  return onNote ? { ...deps, onNote: (message, about) => onNote(shortenLists(message), about) } : deps;
 }

@@ -21,6 +21,8 @@ export interface SeriesStatus {
   failed: number;
   rows: number;
   bytes: number;
+  /** The last day of the newest complete file's window (`YYYY-MM-DD`, market date): the series' freshness. */
+  newestComplete?: string;
 }
 
 export interface DatasetStatus {
@@ -97,7 +99,11 @@ export async function datasetStatus(dataset: Dataset, now: Date): Promise<Datase
         output.window.end > row.windowEnd
       )
         s.provisional++; // behind the planned end: the next sync appends the rest
-      else s.complete++;
+      else {
+        s.complete++;
+        const last = lastDayOf(output.window);
+        if (last && (s.newestComplete === undefined || last > s.newestComplete)) s.newestComplete = last;
+      }
       if (row?.rows) s.rows += row.rows;
     }
     series.push(s);
@@ -110,4 +116,13 @@ export async function datasetStatus(dataset: Dataset, now: Date): Promise<Datase
     ...(lastSync ? { lastSync } : {}),
     complete: series.every((s) => s.missing === 0 && s.failed === 0),
   };
+}
+
+/** The last day a window covers (its end is exclusive): the day before a midnight end, else the end's day. */
+function lastDayOf(window: { start?: string; end?: string }): string | undefined {
+  const { end } = window;
+  if (end === undefined) return window.start?.slice(0, 10);
+  const midnight = end.length === 10 || end.endsWith('T00:00:00');
+  if (!midnight) return end.slice(0, 10);
+  return new Date(Date.parse(`${end.slice(0, 10)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }

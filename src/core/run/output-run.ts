@@ -165,7 +165,11 @@ async function writeOutput(
       result.rows = transform.rows;
       tally.wrote(plan.symbol, options.format === 'parquet' ? transform.rows : transform.bytesOut);
       result.status = transform.empty ? 'empty' : 'ok';
-      if (transform.empty && !plan.continuation) deps.onNote?.(`no records for ${describePlan(plan)}`);
+      if (transform.empty && !plan.continuation)
+        deps.onNote?.(`no records for ${describePlan(plan)}`, {
+          symbol: plan.symbol,
+          ...(result.output === undefined ? {} : { file: result.output }),
+        });
       const next = nextRequest(item, transform, run.cuts);
       if (next) items.splice(index + 1, 0, next);
     } catch (error) {

@@ -40,8 +40,8 @@ export interface RunDeps extends Transport {
   onProgress?: (event: ProgressEvent) => void;
   /** Told the plan's size before the first request and whenever it grows. */
   onPlan?: (event: PlanEvent) => void;
-  /** Notes for stderr: zero records, skipped files. */
-  onNote?: (message: string) => void;
+  /** Notes for stderr: zero records, skipped files; with what they are about, for structured logs. */
+  onNote?: (message: string, about?: NoteSubject) => void;
   /** Told of each request before it is sent (--verbose), URL redacted. */
   onRequest?: (url: string) => void;
   /**
@@ -55,6 +55,12 @@ export interface RunDeps extends Transport {
    * neither remembered nor checked: the caller keeps its own record (a dataset's ledger).
    */
   memory?: OutputMemory;
+}
+
+/** The request or file a note is about. */
+export interface NoteSubject {
+  symbol?: string;
+  file?: string;
 }
 
 /** A file output in place: its requests' results, and whether it was appended to (--update). */
