@@ -89,7 +89,8 @@ export const EXIT_CODES: readonly { code: number; label: string; meaning: string
   {
     code: exitCodeFor('MDGET_IO'),
     label: 'output',
-    meaning: 'output error: file exists without `--force`, cannot write, disk full',
+    meaning:
+      'output error: file exists without `--force`, `--update` of a file made another way, changed or unknown, cannot write, disk full',
   },
   {
     code: exitCodeFor('MDGET_PARTIAL'),

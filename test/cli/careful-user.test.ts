@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { NO_COLORS } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { dataFilesIn } from '../helpers/cli-env.js';
 import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -79,7 +80,7 @@ describe('what a careful user trips over', () => {
         { env: emu.env, cwd: dir },
       );
       expect(partial.code).toBe(7);
-      expect(readdirSync(join(dir, 'p'))).toEqual(['ESM25.csv']);
+      expect(dataFilesIn(join(dir, 'p'))).toEqual(['ESM25.csv']);
       expect(existsSync(join(dir, 'o'))).toBe(false);
     });
   });

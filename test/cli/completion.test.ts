@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions } from '../../src/emulator/index.js';
-import { CANARY_ACCOUNT, expectNoCanary, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
+import { CANARY_ACCOUNT, dataFilesIn, expectNoCanary, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
 import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -162,7 +162,7 @@ describe('re-runs that are safe for cron', () => {
       ];
       const first = await runMain([...args, '--skip-existing'], { env: { ...emu.env, ...NO_PROBES } });
       expect(first.code).toBe(0);
-      expect(readdirSync(dir).sort()).toEqual([
+      expect(dataFilesIn(dir).sort()).toEqual([
         `${yesterday}.csv`,
         `${today}.csv`,
         `${today}.csv.provisional`,
@@ -200,7 +200,7 @@ describe('re-runs that are safe for cron', () => {
         expect(resumed.query.start).toBe(digits.length === 8 ? digits : digits.padEnd(14, '0'));
         const full = await runMain([...args, '--end', end], { env });
         expect(readFileSync(file, 'utf8')).toBe(full.stdout);
-        expect(readdirSync(dir)).toEqual(['series.csv']);
+        expect(dataFilesIn(dir)).toEqual(['series.csv']);
       });
     },
   );

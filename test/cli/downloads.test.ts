@@ -1,7 +1,14 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CANARY_ACCOUNT, expectNoCanary, fetchBytes, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
+import {
+  CANARY_ACCOUNT,
+  dataFilesIn,
+  expectNoCanary,
+  fetchBytes,
+  NO_PROBES,
+  requestsTo,
+} from '../helpers/cli-env.js';
 import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -266,7 +273,7 @@ describe('mdget output files', () => {
       );
       expect(forced.code).toBe(0);
       expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(4);
-      expect(readdirSync(join(dir, 'sub'))).toEqual(['aapl.csv']);
+      expect(dataFilesIn(join(dir, 'sub'))).toEqual(['aapl.csv']);
       expectNoCanary(forced, dir);
     });
   });
@@ -280,7 +287,7 @@ describe('mdget output files', () => {
         env: { ...emu.env, ...NO_PROBES },
       });
       expect(run.code).toBe(0);
-      expect(readdirSync(dir).sort()).toEqual([
+      expect(dataFilesIn(dir).sort()).toEqual([
         'report.json',
         'ticks-AAPL-2025-03-13.csv',
         'ticks-AAPL-2025-03-14.csv',

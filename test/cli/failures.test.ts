@@ -4,7 +4,7 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/emulator/index.js';
-import { CANARY_ACCOUNT, expectNoCanary, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
+import { CANARY_ACCOUNT, dataFilesIn, expectNoCanary, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
 import { BIN, CANARY, nodePath, runMain, runShell, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -83,7 +83,7 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
         expect(run.stderr).toMatch(/starting .*ok\.csv over/);
         const clean = await runMain(TICKS, { env: { ...emu.env, ...NO_PROBES } });
         expect(readFileSync(file, 'utf8')).toBe(clean.stdout);
-        expect(readdirSync(dir)).toEqual(['ok.csv']);
+        expect(dataFilesIn(dir)).toEqual(['ok.csv']);
         expect(requestsTo(emu, 'queryticks.ashx')).toHaveLength(3);
       },
     );
@@ -159,7 +159,7 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
         { env: { ...emu.env, ...NO_PROBES } },
       );
       expect(run.code).toBe(7);
-      expect(readdirSync(dir).sort()).toEqual(['AAPL.csv', 'r.json']);
+      expect(dataFilesIn(dir).sort()).toEqual(['AAPL.csv', 'r.json']);
       const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
         requests: { symbol: string; status: string }[];
       };

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { dataFilesIn } from '../helpers/cli-env.js';
 import { nodePath, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -35,7 +36,7 @@ describe('the library example of docs/library.md', () => {
         'wrote ticks/ESM25-2025-03-13.csv',
         'wrote ticks/NQM25-2025-03-13.csv',
       ]);
-      expect(readdirSync(join(dir, 'ticks')).sort()).toEqual([
+      expect(dataFilesIn(join(dir, 'ticks')).sort()).toEqual([
         'ESM25-2025-03-13.csv',
         'NQM25-2025-03-13.csv',
       ]);

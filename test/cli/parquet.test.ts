@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { NO_COLORS } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { dataFilesIn } from '../helpers/cli-env.js';
 import { parseCsv, readParquet, sameValue, typeOf } from '../helpers/parquet.js';
 import { runCli, runMain, runShell, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
@@ -138,7 +139,7 @@ describe('Parquet outputs: compression, templates, refusals', () => {
         "mdget: option '--compression <codec>' argument 'lz4' is invalid. Allowed choices are zstd, snappy, gzip, none.\n",
       );
       expect(refusals[1]?.stderr).toBe('mdget: --compression applies to --format parquet, not csv\n');
-      expect(readdirSync(dir).sort()).toEqual(['gzip.parquet', 'none.parquet', 'snappy.parquet']);
+      expect(dataFilesIn(dir).sort()).toEqual(['gzip.parquet', 'none.parquet', 'snappy.parquet']);
     });
   });
 
@@ -236,7 +237,7 @@ describe('Parquet keeps the guarantees of the csv outputs', () => {
       const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
       expect(report.exitCode).toBe(0);
       expect(JSON.stringify(report)).toContain('e.parquet');
-      expect(readdirSync(dir).sort()).toEqual(['e.parquet', 'r.json']);
+      expect(dataFilesIn(dir).sort()).toEqual(['e.parquet', 'r.json']);
     });
   });
 });

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { wallTimeOf } from '../../src/core/time/time-zones.js';
-import { CANARY_ACCOUNT, expectNoCanary, NO_PROBES } from '../helpers/cli-env.js';
+import { CANARY_ACCOUNT, dataFilesIn, expectNoCanary, NO_PROBES } from '../helpers/cli-env.js';
 import { BIN, nodePath, runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -340,12 +340,12 @@ describe('gzip outputs', () => {
       const named = await mdget(emu, [...MINUTES, '-o', 'x.csv.gz'], dir);
       const templated = await mdget(emu, [...MINUTES, '-o', 'd/{symbol}-{date}.{ext}', '--gzip'], dir);
       expect([named.code, named.stdout, templated.code, templated.stdout]).toEqual([0, '', 0, '']);
-      expect(readdirSync(join(dir, 'd'))).toEqual(['^BTCUSD-2025-03-10.csv.gz']);
+      expect(dataFilesIn(join(dir, 'd'))).toEqual(['^BTCUSD-2025-03-10.csv.gz']);
       const files = [join(dir, 'x.csv.gz'), join(dir, 'd', '^BTCUSD-2025-03-10.csv.gz')];
       await run('gunzip', ['-t', ...files]);
       for (const file of files) expect(gunzipSync(readFileSync(file)).equals(plain)).toBe(true);
       // no temporary file left beside them
-      expect(readdirSync(dir).sort()).toEqual(['d', 'x.csv.gz']);
+      expect(dataFilesIn(dir).sort()).toEqual(['d', 'x.csv.gz']);
     });
   });
 

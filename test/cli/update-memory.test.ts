@@ -6,8 +6,8 @@ import { readParquet } from '../helpers/parquet.js';
 import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
-// --update extends only a file it can prove is its own and made the same way (docs/cli.md#what-a-file-
-// remembers); each symbol of a file resumes at its own last rows, so an update equals one download.
+// --update extends only a file it can prove is its own and made the same way (docs/cli.md#outputs);
+// each symbol of a file resumes at its own last rows, so an update equals one download.
 const DAYS = ['--start', '2025-03-10', '--end', '2025-03-11'];
 const LATER = ['--start', '2025-03-10', '--end', '2025-03-12', '--update'];
 const memoryOf = (file: string) => join(file, '..', `.${file.split('/').pop()}.mdget.json`);

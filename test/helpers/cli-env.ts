@@ -37,3 +37,7 @@ export async function fetchBytes(url: string): Promise<Buffer> {
   const response = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
   return Buffer.from(await response.arrayBuffer());
 }
+
+/** The names in `dir` but the memories mdget keeps beside the files it writes (docs/cli.md#outputs). */
+export const dataFilesIn = (dir: string): string[] =>
+  readdirSync(dir).filter((name) => !name.endsWith('.mdget.json'));

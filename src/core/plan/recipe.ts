@@ -4,7 +4,7 @@ import type { NameOf } from './names.js';
 import type { PlannedRequest } from './planned-request.js';
 
 /**
- * How a file was made: everything that gives its rows their form (docs/cli.md#what-a-file-remembers).
+ * How a file was made: everything that gives its rows their form (docs/cli.md#outputs).
  * Two runs with equal recipes write the same rows for the same window, so one may extend the other's file.
  * The window itself is not part of it: --update moves it.
  */

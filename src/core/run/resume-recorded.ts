@@ -9,7 +9,7 @@ import type { OutputGroup, OutputItem } from './run-state.js';
 import { keyReader, type ResumeShape, resumeItems, wallKey } from './update.js';
 
 /**
- * --update of a file whose memory was kept (docs/cli.md#what-a-file-remembers). The file must be what its
+ * --update of a file whose memory was kept (docs/cli.md#outputs). The file must be what its
  * memory says (same size and SHA-256) and made the way this run would make it; then each symbol resumes
  * at the key of its own last rows. The new file is the old one's rows of each symbol before that key,
  * then that symbol's new rows, symbol after symbol: what one download of the whole range writes.

@@ -51,7 +51,7 @@ export interface RunDeps extends Transport {
   onCommitted?: (output: CommittedOutput) => Promise<void>;
   /**
    * Where the memory of each file is kept (how it was made, its size and hash), for --update to check
-   * (docs/cli.md#what-a-file-remembers); the CLI and the client keep it beside each file. Absent, files are
+   * (docs/cli.md#outputs); the CLI and the client keep it beside each file. Absent, files are
    * neither remembered nor checked: the caller keeps its own record (a dataset's ledger).
    */
   memory?: OutputMemory;

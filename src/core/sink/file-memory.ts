@@ -7,7 +7,7 @@ import type { Recipe } from '../plan/recipe.js';
 
 /**
  * What mdget remembers of a file it wrote, so that --update extends only what it can prove is its own
- * and made the same way (docs/cli.md#what-a-file-remembers).
+ * and made the same way (docs/cli.md#outputs).
  */
 export interface FileMemory {
   version: 1;
