@@ -77,7 +77,7 @@ export async function runSyncCommand(
       );
     const refreshed = result.reference.filter((r) => r.status === 'not-modified').length;
     ctx.io.stderr.write(
-      `mdget: sync: ${result.fetches.length - result.failed.length} files fetched, ${result.complete} complete` +
+      `mdget: sync: ${result.written} files fetched, ${result.complete} complete` +
         `${result.adopted.length > 0 ? `, ${result.adopted.length} recorded as found` : ''}` +
         `${refreshed > 0 ? `, ${refreshed} reference unchanged (304)` : ''}` +
         `${empty > 0 ? `, ${empty} with no records (-v lists them)` : ''}` +

@@ -31,6 +31,10 @@ export interface LedgerRow {
   /** The validators a reference file came with. */
   etag?: string;
   lastModified?: string;
+  /** The file's modification time when recorded: a skipped file whose time moved is hashed again. */
+  mtimeMs?: number;
+  /** The settings its bytes were made with (file-form.ts); absent in a row of an older mdget. */
+  form?: string;
 }
 
 /** A share of a sharded sync: its ledger is a file of its own. */
@@ -60,6 +64,8 @@ const MIGRATIONS = [
      id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, ended_at TEXT, outcome TEXT,
      fetched INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, pid INTEGER);
    CREATE TABLE failures (sync_id INTEGER NOT NULL, series TEXT NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL)`,
+  `ALTER TABLE files ADD COLUMN mtime_ms REAL;
+   ALTER TABLE files ADD COLUMN form TEXT`,
 ];
 
 /** The schema version this mdget writes. */
@@ -136,8 +142,8 @@ export class Ledger {
     this.db
       .prepare(
         `INSERT OR REPLACE INTO files (path, series, symbol, window_start, window_end, zone, rows, bytes,
-           sha256, fetched_at, provisional, requests, continuations, etag, last_modified)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           sha256, fetched_at, provisional, requests, continuations, etag, last_modified, mtime_ms, form)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         row.path,
@@ -155,6 +161,8 @@ export class Ledger {
         row.continuations,
         row.etag ?? null,
         row.lastModified ?? null,
+        row.mtimeMs ?? null,
+        row.form ?? null,
       );
   }
 
@@ -269,5 +277,7 @@ function rowOf(row: SqliteRow): LedgerRow {
   if (row['zone'] != null) out.zone = String(row['zone']);
   if (row['etag'] != null) out.etag = String(row['etag']);
   if (row['last_modified'] != null) out.lastModified = String(row['last_modified']);
+  if (row['mtime_ms'] != null) out.mtimeMs = Number(row['mtime_ms']);
+  if (row['form'] != null) out.form = String(row['form']);
   return out;
 }

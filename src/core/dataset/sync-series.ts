@@ -3,16 +3,21 @@
  * later window grew are resumed after their last rows (as --update does), the rest written whole. Each
  * file's ledger row is written once the file is in place, before the run counts it done.
  */
+import { stat } from 'node:fs/promises';
 import type { Job, RunSettings } from '../plan/job.js';
 import { runJob } from '../run/run-job.js';
 import type { BatchResult, CommittedOutput, RequestResult, RunDeps } from '../run/run-types.js';
 import { fileFacts } from './file-facts.js';
+import { formOf } from './file-form.js';
 import type { Ledger, LedgerRow } from './ledger.js';
 import type { DatasetOutput, SeriesPlan } from './series-plan.js';
 import type { Decision } from './sync-decisions.js';
 
 /** Records files into the ledger: one row each, with its bytes, hash and rows as they are on disk. */
 export class Recorder {
+  /** Files written by this sync and recorded: what it says it fetched. */
+  written = 0;
+
   constructor(
     private readonly ledger: Ledger,
     private readonly now: () => Date,
@@ -31,6 +36,7 @@ export class Recorder {
     // a Parquet file has no lines to count: its rows are known only from the run
     const count = rows === undefined && settings.format !== 'parquet';
     const facts = await fileFacts(output.path, count ? shape : undefined);
+    const { mtimeMs } = await stat(output.path);
     const row: LedgerRow = {
       path: output.key,
       series: output.series.name,
@@ -45,8 +51,11 @@ export class Recorder {
       provisional,
       requests: results.length,
       continuations: results.filter((r) => r.continuation).length,
+      mtimeMs,
+      form: formOf(output.series, settings),
     };
     this.ledger.put(row);
+    if (results.length > 0) this.written++;
     return row;
   }
 }

@@ -4,12 +4,14 @@
  * disk, the files to fetch run through the download commands' engine, and the reference files are asked
  * for only if they changed. docs/dataset.md is the contract.
  */
+import { isAbsolute, relative, sep } from 'node:path';
 import type { Config } from '../model/config.js';
 import { DEFAULTS } from '../model/defaults.js';
 import { interruptedError, MdgetError } from '../model/errors.js';
 import type { BatchResult, RequestResult, RunCounts, RunDeps } from '../run/run-types.js';
 import type { Dataset } from './dataset.js';
 import { fileFacts } from './file-facts.js';
+import { formOf } from './file-form.js';
 import { Ledger, type LedgerRow, ledgerName, type Share } from './ledger.js';
 import { planDataset, type SeriesPlan } from './series-plan.js';
 import { removeStaleParts } from './stale-parts.js';
@@ -49,6 +51,8 @@ export interface PlannedFetch {
 export interface SyncResult {
   /** Files fetched (or to fetch), with the reason. */
   fetches: PlannedFetch[];
+  /** Files written by this run and recorded: fewer than `fetches` when it was stopped or some failed. */
+  written: number;
   /** Files found in place without a row, recorded as they are. */
   adopted: string[];
   /** Files already complete. */
@@ -96,15 +100,17 @@ async function syncLocked(
   const ledger = Ledger.open(dataset.root, share);
   const syncId = ledger.startSync(deps.now().toISOString(), process.pid);
   const result = emptyResult();
+  const recorder = new Recorder(ledger, deps.now);
   try {
     const rows = ledger.rows();
-    const recorder = new Recorder(ledger, deps.now);
     const nextJob = progressAcrossJobs(deps);
     const concurrency = options.concurrency ?? DEFAULTS.concurrency;
     for (const plan of plans) {
       if (deps.signal?.aborted) break;
       const decisions = await decisionsOf(plan, rows, share, options.repair);
-      await note(plan, decisions, recorder, result);
+      await note(plan, decisions, recorder, result, ledger, rows);
+      for (const d of decisions)
+        if (d.action === 'fetch' && d.detail) deps.onNote?.(`${d.output.key}: ${d.detail}`);
       await removeStaleParts(decisions.flatMap((d) => (d.action === 'fetch' ? [d.output.path] : [])));
       for (const batch of await fetchSeries(plan, decisions, recorder, nextJob, concurrency))
         collect(batch, plan, result);
@@ -119,6 +125,7 @@ async function syncLocked(
         deps: { ...deps, stdout: deps.stdout },
       });
       for (const r of result.reference) {
+        if (r.status === 'written') recorder.written++;
         if (r.status === 'written' || r.status === 'failed')
           result.fetches.push({ series: r.kind, path: r.path, reason: 'refresh', requests: 1 });
         if (r.error) result.failed.push({ series: r.kind, path: r.path, error: r.error });
@@ -126,12 +133,17 @@ async function syncLocked(
     }
     result.failure = failureOf(result, deps.signal);
   } finally {
+    result.written = recorder.written;
     ledger.endSync(syncId, {
       endedAt: deps.now().toISOString(),
       outcome: result.failure?.code ?? 'ok',
-      fetched: result.fetches.length - result.failed.length,
+      fetched: recorder.written,
       failed: result.failed.length,
-      failures: result.failed.map((f) => ({ series: f.series, path: f.path, reason: f.error.message })),
+      failures: result.failed.map((f) => ({
+        series: f.series,
+        path: keyOf(dataset.root, f.path),
+        reason: f.error.message,
+      })),
     });
     ledger.close();
   }
@@ -146,19 +158,31 @@ function decisionsOf(
   repair: boolean | undefined,
 ): Promise<Decision[]> {
   const outputs = plan.outputs.filter((o) => inShare(o.key, share));
-  return decide(outputs, rows, repair ? { hash: async (path) => (await fileFacts(path)).sha256 } : {});
+  return decide(outputs, rows, {
+    hash: async (path) => (await fileFacts(path)).sha256,
+    form: formOf(plan.series, plan.job.settings),
+    ...(repair ? { repair } : {}),
+  });
 }
 
-/** Records the files to adopt, and counts those complete and those to fetch. */
+/**
+ * Records the files to adopt, and counts those complete and those to fetch; a complete file whose time
+ * moved and whose bytes did not gets its new time, so the next sync need not hash it again.
+ */
 async function note(
   plan: SeriesPlan,
   decisions: readonly Decision[],
   recorder: Recorder,
   result: SyncResult,
+  ledger: Ledger,
+  rows: ReadonlyMap<string, LedgerRow>,
 ): Promise<void> {
   for (const d of decisions) {
-    if (d.action === 'complete') result.complete++;
-    else if (d.action === 'adopt') {
+    if (d.action === 'complete') {
+      result.complete++;
+      const row = rows.get(d.output.key);
+      if (row && d.mtimeMs !== undefined) ledger.put({ ...row, mtimeMs: d.mtimeMs });
+    } else if (d.action === 'adopt') {
       await recorder.record(d.output, plan.job.settings, [], false);
       result.adopted.push(d.output.path);
     } else
@@ -245,8 +269,15 @@ export async function planSync(
   return result;
 }
 
+/** A path under root as the ledger keeps it; one outside root (a failure of the dataset) as it is. */
+const keyOf = (root: string, path: string): string => {
+  const key = relative(root, path);
+  return key === '' || key.startsWith('..') || isAbsolute(key) ? path : key.split(sep).join('/');
+};
+
 const emptyResult = (): SyncResult => ({
   fetches: [],
+  written: 0,
   adopted: [],
   complete: 0,
   reference: [],
