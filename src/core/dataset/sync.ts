@@ -77,9 +77,10 @@ export async function runSync(dataset: Dataset, options: SyncOptions, deps: Sync
   const share = options.shard;
   const reference = referenceOf(dataset, share);
 
-  const lock = await lockSync(dataset.root, share, {
+  const lock = await lockSync(dataset.root, {
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.onNote ? { onTakeOver: deps.onNote } : {}),
   });
   try {
     return await syncLocked(dataset, plans, reference, options, deps);
