@@ -68,8 +68,10 @@ export async function runSyncCommand(
     };
     return runSync(dataset, options, { ...deps, onNote: note, config, now });
   });
-  if (!flags.quiet) {
-    // one failure that stopped everything is main's one line; a partial sync names each file
+  // an output error (a full disk) stopped everything: main's one line says it; one failure is main's
+  // line too, and a partial sync names each file that failed
+  const stopped = result.failure?.code === 'MDGET_IO';
+  if (!flags.quiet && !stopped) {
     const named = result.failure?.code === 'MDGET_PARTIAL' || result.failed.length > 1;
     for (const f of named ? result.failed : [])
       ctx.io.stderr.write(

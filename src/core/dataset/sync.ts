@@ -4,22 +4,23 @@
  * disk, the files to fetch run through the download commands' engine, and the reference files are asked
  * for only if they changed. docs/dataset.md is the contract.
  */
-import { isAbsolute, relative, sep } from 'node:path';
 import type { Config } from '../model/config.js';
 import { DEFAULTS } from '../model/defaults.js';
-import { interruptedError, MdgetError } from '../model/errors.js';
-import type { BatchResult, RequestResult, RunCounts, RunDeps } from '../run/run-types.js';
+import type { RunDeps } from '../run/run-types.js';
 import type { Dataset } from './dataset.js';
 import { fileFacts } from './file-facts.js';
 import { formOf } from './file-form.js';
 import { Ledger, type LedgerRow, ledgerName, type Share } from './ledger.js';
 import { planDataset, type SeriesPlan } from './series-plan.js';
-import { removeStaleParts } from './stale-parts.js';
-import { type Decision, decide, type FetchReason, inShare } from './sync-decisions.js';
+import { removeOrphanMarkers, removeStaleParts } from './stale-parts.js';
+import { type Decision, decide, inShare } from './sync-decisions.js';
 import { lockSync } from './sync-lock.js';
 import { progressAcrossJobs } from './sync-progress.js';
-import { type ReferenceOutcome, syncReference } from './sync-reference.js';
+import { syncReference } from './sync-reference.js';
+import { collect, emptyResult, failureOf, keyOf, outputFailure, type SyncResult } from './sync-result.js';
 import { fetchSeries, Recorder } from './sync-series.js';
+
+export type { PlannedFetch, SyncResult } from './sync-result.js';
 
 /** How a sync runs; the transport and listeners come with its deps. */
 export interface SyncOptions {
@@ -37,34 +38,6 @@ export interface SyncOptions {
 export interface SyncDeps extends Omit<RunDeps, 'onCommitted'> {
   config: Config;
   now: () => Date;
-}
-
-/** One file the sync fetched or would fetch, and why. */
-export interface PlannedFetch {
-  series: string;
-  path: string;
-  reason: FetchReason | 'refresh';
-  requests: number;
-}
-
-/** What a sync did (or, planned, would do). */
-export interface SyncResult {
-  /** Files fetched (or to fetch), with the reason. */
-  fetches: PlannedFetch[];
-  /** Files written by this run and recorded: fewer than `fetches` when it was stopped or some failed. */
-  written: number;
-  /** Files found in place without a row, recorded as they are. */
-  adopted: string[];
-  /** Files already complete. */
-  complete: number;
-  reference: ReferenceOutcome[];
-  results: RequestResult[];
-  counts: RunCounts;
-  /** Files that failed, by path, with their error. */
-  failed: { series: string; path: string; error: MdgetError }[];
-  stdoutClosed: boolean;
-  /** Set when anything failed: MDGET_PARTIAL when the rest was written, else the failure itself. */
-  failure?: MdgetError;
 }
 
 /** Syncs `dataset`; throws before any request for a mistake, and MDGET_IO when another sync holds it. */
@@ -102,6 +75,7 @@ async function syncLocked(
   const syncId = ledger.startSync(deps.now().toISOString(), process.pid);
   const result = emptyResult();
   const recorder = new Recorder(ledger, deps.now);
+  let refused: unknown;
   try {
     const rows = ledger.rows();
     const nextJob = progressAcrossJobs(deps);
@@ -112,11 +86,18 @@ async function syncLocked(
       await note(plan, decisions, recorder, result, ledger, rows);
       for (const d of decisions)
         if (d.action === 'fetch' && d.detail) deps.onNote?.(`${d.output.key}: ${d.detail}`);
-      await removeStaleParts(decisions.flatMap((d) => (d.action === 'fetch' ? [d.output.path] : [])));
-      for (const batch of await fetchSeries(plan, decisions, recorder, nextJob, concurrency))
-        collect(batch, plan, result);
+      const fetched = decisions.flatMap((d) => (d.action === 'fetch' ? [d.output.path] : []));
+      await removeStaleParts(fetched);
+      try {
+        for (const batch of await fetchSeries(plan, decisions, recorder, nextJob, concurrency))
+          collect(batch, plan, result);
+      } finally {
+        await removeOrphanMarkers(fetched);
+      }
+      // an output error (a full disk) stops the sync: every later file would meet it too
+      if (outputFailure(result)) break;
     }
-    if (!deps.signal?.aborted && reference.length > 0) {
+    if (!deps.signal?.aborted && !outputFailure(result) && reference.length > 0) {
       result.reference = await syncReference(reference, {
         config: deps.config,
         root: dataset.root,
@@ -135,20 +116,38 @@ async function syncLocked(
     result.failure = failureOf(result, deps.signal);
   } finally {
     result.written = recorder.written;
+    refused = recordEnd(ledger, syncId, result, dataset.root, deps.now);
+    ledger.close();
+  }
+  // a full disk may refuse the record of the sync too: the failure that ended it is the one to tell
+  if (refused !== undefined && !result.failure) throw refused;
+  return result;
+}
+
+/** Records how the sync ended; returns the ledger's failure to, if any, for the caller to weigh. */
+function recordEnd(
+  ledger: Ledger,
+  syncId: number,
+  result: SyncResult,
+  root: string,
+  now: () => Date,
+): unknown {
+  try {
     ledger.endSync(syncId, {
-      endedAt: deps.now().toISOString(),
+      endedAt: now().toISOString(),
       outcome: result.failure?.code ?? 'ok',
-      fetched: recorder.written,
+      fetched: result.written,
       failed: result.failed.length,
       failures: result.failed.map((f) => ({
         series: f.series,
-        path: keyOf(dataset.root, f.path),
+        path: keyOf(root, f.path),
         reason: f.error.message,
       })),
     });
-    ledger.close();
+    return undefined;
+  } catch (error) {
+    return error;
   }
-  return result;
 }
 
 /** The decisions of a series' files in this share; with `repair`, a file is re-hashed too. */
@@ -196,39 +195,6 @@ async function note(
   }
 }
 
-/** Folds one job's outcome into the sync's: results, counts, and the files that failed. */
-function collect(batch: BatchResult, plan: SeriesPlan, result: SyncResult): void {
-  result.results.push(...batch.results);
-  for (const key of ['sent', 'retries', 'continuations', 'probes', 'probeHits'] as const)
-    result.counts[key] += batch.counts[key];
-  result.counts.peakInFlight = Math.max(result.counts.peakInFlight, batch.counts.peakInFlight);
-  result.stdoutClosed ||= batch.stdoutClosed;
-  const failedPaths = new Map<string, MdgetError>();
-  for (const r of batch.results)
-    if (r.status === 'failed' && r.output && !failedPaths.has(r.output))
-      failedPaths.set(
-        r.output,
-        new MdgetError(r.error?.code ?? 'MDGET_NETWORK', r.error?.message ?? 'failed'),
-      );
-  if (batch.failure && failedPaths.size === 0 && batch.failure.code !== 'MDGET_ABORTED')
-    failedPaths.set(plan.outputs[0]?.path ?? plan.series.name, batch.failure);
-  for (const [path, error] of failedPaths) result.failed.push({ series: plan.series.name, path, error });
-}
-
-/** 0 when nothing failed; partial (7) when something else was done; else the first failure. */
-function failureOf(result: SyncResult, signal: AbortSignal | undefined): MdgetError | undefined {
-  if (signal?.aborted) return interruptedError();
-  const first = result.failed[0];
-  if (!first) return undefined;
-  const done =
-    result.fetches.length > result.failed.length || result.complete > 0 || result.adopted.length > 0;
-  if (!done) return first.error;
-  return new MdgetError(
-    'MDGET_PARTIAL',
-    `${result.failed.length} of ${result.fetches.length} files failed (first: ${first.path}: ${first.error.message})`,
-  );
-}
-
 /** The reference files a share keeps: the first share (or an unsharded sync) keeps them all. */
 const referenceOf = (dataset: Dataset, share: Share | undefined) =>
   !share || share.index === 1 ? dataset.reference : [];
@@ -269,21 +235,3 @@ export async function planSync(
     result.fetches.push({ series: file.kind, path: file.path, reason: 'refresh', requests: 1 });
   return result;
 }
-
-/** A path under root as the ledger keeps it; one outside root (a failure of the dataset) as it is. */
-const keyOf = (root: string, path: string): string => {
-  const key = relative(root, path);
-  return key === '' || key.startsWith('..') || isAbsolute(key) ? path : key.split(sep).join('/');
-};
-
-const emptyResult = (): SyncResult => ({
-  fetches: [],
-  written: 0,
-  adopted: [],
-  complete: 0,
-  reference: [],
-  results: [],
-  counts: { sent: 0, retries: 0, peakInFlight: 0, continuations: 0, probes: 0, probeHits: 0 },
-  failed: [],
-  stdoutClosed: false,
-});
