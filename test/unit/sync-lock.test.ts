@@ -28,8 +28,8 @@ describe('the sync lock', () => {
     vi.setSystemTime(Date.now() + 3_600_000);
     await vi.advanceTimersByTimeAsync(LOCK_HEARTBEAT_MS);
     // the refresh reads and touches the file off the timer: wait for the file to show it
-    for (let i = 0; i < 100 && statSync(path).mtimeMs < Date.now() - 60_000; i++)
-      await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 500 && statSync(path).mtimeMs < Date.now() - 60_000; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(statSync(path).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
     await lock.release();
     expect(() => statSync(path)).toThrow();
