@@ -30,6 +30,8 @@ export type Decision =
       mode: 'replace' | 'resume';
       /** What was found, for the note a sync gives of a file it writes whole again. */
       detail?: string;
+      /** The rows a provisional file held: an answer with none does not replace it (sync-series.ts). */
+      hadRows?: number;
     };
 
 export interface DecideOptions {
@@ -109,6 +111,8 @@ async function decideOne(
       return fetch('changed', 'replace', 'same size, another SHA-256 than its ledger row: written whole');
   }
   if (plan.action === 'complete' && moved) return { output, action: 'complete', mtimeMs: info.mtimeMs };
+  if (plan.action === 'fetch' && plan.reason === 'provisional' && plan.mode === 'replace' && row.rows)
+    return { ...plan, hadRows: row.rows };
   return plan;
 }
 
