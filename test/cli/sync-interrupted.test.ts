@@ -30,7 +30,7 @@ const onDisk = (dir: string): number =>
 function ledgerCounts(dir: string): { rows: number; fetched: number; outcome: string } {
   const db = openDb(join(dir, 'data/.mdget/ledger.sqlite'));
   try {
-    const rows = Number(db.prepare('SELECT count(*) AS n FROM files').get()?.n);
+    const rows = Number((db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n);
     const last = db.prepare('SELECT fetched, outcome FROM syncs ORDER BY id DESC LIMIT 1').get() as {
       fetched: number;
       outcome: string;
