@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +96,21 @@ describe('the sync lock', () => {
       expect(run.code).toBe(0);
       expect(run.stderr).toMatch(/took over a stale lock: its holder .* had not refreshed it for 10 minutes/);
       expect(existsSync(lock)).toBe(false);
+    });
+  });
+
+  it('a live shard lock holds the whole root, the same shard and the shards of another count; not its siblings', async () => {
+    await withEmulator({ now: new Date(NOW) }, async (emu) => {
+      const { dir } = lockedDataset('');
+      writeFileSync(join(dir, 'data/.mdget/sync.lock'), ''); // stale: taken over on the way
+      writeFileSync(join(dir, 'data/.mdget/sync.1-of-2.lock'), JSON.stringify(me()));
+      const codes: Record<string, number> = {};
+      for (const args of [[], ['--shard', '1/2'], ['--shard', '1/3'], ['--shard', '2/2']])
+        codes[args.join(' ') || 'whole'] = (await sync(dir, emu.env, '-q', ...args)).code;
+      expect(codes).toEqual({ whole: 6, '--shard 1/2': 6, '--shard 1/3': 6, '--shard 2/2': 0 });
+      expect(readdirSync(join(dir, 'data/.mdget')).filter((n) => n.includes('lock'))).toEqual([
+        'sync.1-of-2.lock',
+      ]);
     });
   });
 

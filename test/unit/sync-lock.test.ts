@@ -22,7 +22,7 @@ describe('the sync lock', () => {
     const root = tempDir();
     mkdirSync(join(root, '.mdget'));
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
-    const lock = await lockSync(root);
+    const lock = await lockSync(root, undefined);
     const path = join(root, '.mdget/sync.lock');
     expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ pid: process.pid });
     vi.setSystemTime(Date.now() + 3_600_000);

@@ -1,15 +1,17 @@
 /**
- * The lock of a dataset's root (`.mdget/sync.lock`), after restic's model and safe against a reused
- * process id: the holder is named by pid, process start time, boot id, PID namespace and host
- * (process-identity.ts), and refreshes the file's modification time while it runs (the heartbeat). A lock
- * whose holder is provably gone, or that is empty or unreadable, is taken over at once; one whose heartbeat
- * is older than LOCK_STALE_MS is taken over then. docs/dataset.md#the-lock is the contract.
+ * The locks of a dataset's syncs (`.mdget/sync.lock`, and one a shard beside it), after restic's model
+ * and safe against a reused process id: the holder is named by pid, process start time, boot id, PID
+ * namespace and host (process-identity.ts), and refreshes the file's modification time while it runs
+ * (the heartbeat). A lock whose holder is provably gone, or that is empty or unreadable, is taken over at
+ * once; one whose heartbeat is older than LOCK_STALE_MS is taken over then. docs/dataset.md#the-lock is
+ * the contract.
  */
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { interruptedError, ioError, MdgetError } from '../model/errors.js';
+import type { Share } from './ledger.js';
 import { livenessOf, type ProcessIdentity, selfIdentity } from './process-identity.js';
 
 /** How often a running sync refreshes its lock. */
@@ -29,16 +31,19 @@ interface Holder extends ProcessIdentity {
 }
 
 /**
- * Takes the lock of the sync of the dataset at `root` (one for every share: a whole-root sync and the
- * shards of one root write the same ledger folder). Held: waited for up to `waitMs`, else MDGET_IO
- * naming the holder.
+ * Takes the lock of a sync of the dataset at `root`: `sync.lock` for the whole root, `sync.<i>-of-<n>.lock`
+ * for a shard. A sync waits for every lock of another that would write its files: the whole root's for
+ * all, a shard's for the whole root, the same shard and the shards of another count; the shards of one
+ * count run side by side. Held: waited for up to `waitMs`, else MDGET_IO naming the holder.
  */
 export async function lockSync(
   root: string,
+  share: Share | undefined,
   options: { waitMs?: number; signal?: AbortSignal; onTakeOver?: (message: string) => void } = {},
 ): Promise<SyncLock> {
   const dir = join(root, '.mdget');
-  const path = join(dir, 'sync.lock');
+  const name = lockName(share);
+  const path = join(dir, name);
   const self = selfIdentity();
   const mine = `${JSON.stringify({ ...self, since: new Date().toISOString() })}\n`;
   const deadline = Date.now() + (options.waitMs ?? 0);
@@ -46,18 +51,52 @@ export async function lockSync(
     throw ioError(error, dir);
   });
   for (;;) {
-    if (await create(path, mine)) return held(path, mine);
-    const found = await readLock(path);
+    let blocker: string | undefined;
+    if (await create(path, mine)) {
+      const others = (await readdir(dir)).filter((n) => n !== name && conflicts(name, n));
+      for (const other of others)
+        if (await live(join(dir, other), self, options)) blocker ??= join(dir, other);
+      if (blocker === undefined) return held(path, mine);
+      await rm(path, { force: true });
+    } else if (await live(path, self, options)) blocker = path;
+    if (blocker === undefined) continue;
+    const found = await readLock(blocker);
     if (found === undefined) continue; // released meanwhile: try again
-    const why = staleness(found.text, found.mtimeMs, self);
-    if (why !== undefined) {
-      if (await takeOver(path, found.text)) options.onTakeOver?.(`took over a stale lock: ${why}`);
-      continue;
-    }
     if (options.signal?.aborted) throw interruptedError();
-    if (Date.now() >= deadline) throw heldError(path, parse(found.text), found.mtimeMs, self);
-    await sleep(POLL_MS, undefined, options.signal ? { signal: options.signal } : {}).catch(() => {});
+    if (Date.now() >= deadline) throw heldError(parse(found.text), found.mtimeMs, self);
+    // a little jitter: two syncs that started at once and stood back for each other do not meet again
+    const pause = POLL_MS * (0.5 + Math.random());
+    await sleep(pause, undefined, options.signal ? { signal: options.signal } : {}).catch(() => {});
   }
+}
+
+/** The lock file of a share. */
+const lockName = (share: Share | undefined): string =>
+  share && share.count > 1 ? `sync.${share.index}-of-${share.count}.lock` : 'sync.lock';
+
+const SHARD_LOCK = /^sync\.(\d+)-of-(\d+)\.lock$/;
+
+/** Whether the syncs holding locks `a` and `b` may write the same files. */
+function conflicts(a: string, b: string): boolean {
+  if (b !== 'sync.lock' && !SHARD_LOCK.test(b)) return false;
+  const x = SHARD_LOCK.exec(a);
+  const y = SHARD_LOCK.exec(b);
+  if (!x || !y) return true;
+  return x[2] !== y[2] || x[1] === y[1];
+}
+
+/** True while the lock at `path` is held; a stale one is taken over (and said so). */
+async function live(
+  path: string,
+  self: ProcessIdentity,
+  options: { onTakeOver?: (message: string) => void },
+): Promise<boolean> {
+  const found = await readLock(path);
+  if (found === undefined) return false;
+  const why = staleness(found.text, found.mtimeMs, self);
+  if (why === undefined) return true;
+  if (await takeOver(path, found.text)) options.onTakeOver?.(`took over a stale lock: ${why}`);
+  return false;
 }
 
 /** Creates the lock with its content in one step (a link of a written file): it is never seen empty. */
@@ -146,7 +185,7 @@ function parse(text: string): Holder | undefined {
   }
 }
 
-function heldError(path: string, holder: Holder | undefined, mtimeMs: number, self: ProcessIdentity) {
+function heldError(holder: Holder | undefined, mtimeMs: number, self: ProcessIdentity) {
   const where =
     holder === undefined
       ? ''
@@ -156,7 +195,7 @@ function heldError(path: string, holder: Holder | undefined, mtimeMs: number, se
           ? ' in another PID namespace'
           : '';
   const heard = Math.max(0, Math.round((Date.now() - mtimeMs) / 1000));
-  const who = holder ? `process ${holder.pid}${where}, since ${holder.since}` : path;
+  const who = holder ? `process ${holder.pid}${where}, since ${holder.since}` : 'a lock being written';
   return new MdgetError(
     'MDGET_IO',
     `another sync of this dataset is running (${who}; refreshed ${heard} s ago): wait for it with --wait <duration>; a lock not refreshed for ${LOCK_STALE_MS / 60_000} minutes is taken over`,

@@ -50,7 +50,7 @@ export async function runSync(dataset: Dataset, options: SyncOptions, deps: Sync
   const share = options.shard;
   const reference = referenceOf(dataset, share);
 
-  const lock = await lockSync(dataset.root, {
+  const lock = await lockSync(dataset.root, share, {
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.onNote ? { onTakeOver: deps.onNote } : {}),
