@@ -185,6 +185,22 @@ export class Ledger {
       );
   }
 
+  /** Records new modification times of files whose bytes were found unchanged, in one transaction. */
+  touch(times: readonly { path: string; mtimeMs: number }[]): void {
+    if (times.length === 0) return;
+    this.guard(() => {
+      const update = this.db.prepare('UPDATE files SET mtime_ms = ? WHERE path = ?');
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const t of times) update.run(t.mtimeMs, t.path);
+        this.db.exec('COMMIT');
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
   /** Forgets the row of a file (verify found it gone and sync could not fetch it again). */
   remove(path: string): void {
     this.guard(() => this.db.prepare('DELETE FROM files WHERE path = ?').run(path));

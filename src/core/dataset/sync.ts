@@ -8,7 +8,7 @@ import type { Config } from '../model/config.js';
 import { DEFAULTS } from '../model/defaults.js';
 import type { RunDeps } from '../run/run-types.js';
 import type { Dataset } from './dataset.js';
-import { fileFacts } from './file-facts.js';
+import { fileHash } from './file-facts.js';
 import { formOf } from './file-form.js';
 import { Ledger, type LedgerRow, ledgerName, type Share } from './ledger.js';
 import { planDataset, type SeriesPlan } from './series-plan.js';
@@ -83,7 +83,7 @@ async function syncLocked(
     for (const plan of plans) {
       if (deps.signal?.aborted) break;
       const decisions = await decisionsOf(plan, rows, share, options.repair);
-      await note(plan, decisions, recorder, result, ledger, rows);
+      await note(plan, decisions, recorder, result, ledger);
       for (const d of decisions)
         if (d.action === 'fetch' && d.detail) deps.onNote?.(`${d.output.key}: ${d.detail}`);
       const fetched = decisions.flatMap((d) => (d.action === 'fetch' ? [d.output.path] : []));
@@ -159,7 +159,7 @@ function decisionsOf(
 ): Promise<Decision[]> {
   const outputs = plan.outputs.filter((o) => inShare(o.key, share));
   return decide(outputs, rows, {
-    hash: async (path) => (await fileFacts(path)).sha256,
+    hash: fileHash,
     form: formOf(plan.series, plan.job.settings),
     ...(repair ? { repair } : {}),
   });
@@ -175,13 +175,12 @@ async function note(
   recorder: Recorder,
   result: SyncResult,
   ledger: Ledger,
-  rows: ReadonlyMap<string, LedgerRow>,
 ): Promise<void> {
+  const touched: { path: string; mtimeMs: number }[] = [];
   for (const d of decisions) {
     if (d.action === 'complete') {
       result.complete++;
-      const row = rows.get(d.output.key);
-      if (row && d.mtimeMs !== undefined) ledger.put({ ...row, mtimeMs: d.mtimeMs });
+      if (d.mtimeMs !== undefined) touched.push({ path: d.output.key, mtimeMs: d.mtimeMs });
     } else if (d.action === 'adopt') {
       await recorder.record(d.output, plan.job.settings, [], false);
       result.adopted.push(d.output.path);
@@ -193,6 +192,7 @@ async function note(
         requests: d.output.requests.length,
       });
   }
+  ledger.touch(touched);
 }
 
 /** The reference files a share keeps: the first share (or an unsharded sync) keeps them all. */
