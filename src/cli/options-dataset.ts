@@ -3,17 +3,17 @@ export const DATASET_OPTIONS = {
   'sync-dry-run': {
     flag: 'dry-run',
     group: 'dataset',
-    help: 'list the files that would be fetched and why (missing, provisional, changed, extended, refresh); send nothing',
+    help: 'list the files that would be fetched and why (missing, provisional, changed, settings, extended, unrecorded, refresh); send nothing',
   },
   repair: {
     group: 'dataset',
-    help: 'also re-hash every recorded file and fetch again those whose bytes changed (what verify reports)',
+    help: 'also re-hash every recorded file, not only those to extend or whose time moved, and fetch again those whose bytes changed (what verify reports)',
   },
   wait: {
     value: 'duration',
     kind: 'duration',
     group: 'dataset',
-    help: 'wait this long for another sync of the dataset to finish',
+    help: 'wait this long for another sync that would write the same files to finish',
     defaultText: 'none: exit 6 at once',
   },
   'sync-shard': {

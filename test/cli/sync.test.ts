@@ -215,11 +215,11 @@ describe('mdget sync', () => {
         'missing\tminutes/AAPL/2025-03-11.csv\trecorded by the ledger, not on disk',
         'unknown\teod/IBM.csv\tmatches the path of series daily; no ledger records it',
       ]);
-      // a plain sync compares sizes only: the flipped byte waits for --repair
+      // a plain sync hashes a file whose time moved: the flipped byte is found without --repair
       emu.requests.length = 0;
       const dry = await runCli(['sync', '--dry-run', '-q'], { cwd: dir, env });
       expect(dry.stdout).toMatch(/missing\taapl-minutes\tminutes\/AAPL\/2025-03-11.csv/);
-      expect(dry.stdout).not.toMatch(/2025-03-12.csv.gz/);
+      expect(dry.stdout).toMatch(/changed\tes-ticks\tticks\/ESM25\/2025-03-12.csv.gz/);
       const repair = await runCli(['sync', '--repair', '-q'], { cwd: dir, env });
       expect(repair.code).toBe(0);
       rmSync(join(dir, 'data/eod/IBM.csv'));

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LEDGER_VERSION, Ledger, ledgerDir } from '../../src/core/dataset/ledger.js';
+import { Ledger, ledgerDir } from '../../src/core/dataset/ledger.js';
+import { LEDGER_VERSION } from '../../src/core/dataset/ledger-schema.js';
 import { openSqlite } from '../../src/core/reference/sqlite-backend.js';
 import { tempDir } from '../helpers/run-cli.js';
 

@@ -99,8 +99,10 @@ async function sync(
     return runSync(dataset, options, { ...deps, onNote: note, config, now });
   });
   track.totals = runTotals(result);
-  if (!flags.quiet) {
-    // one failure that stopped everything is main's one line; a partial sync names each file
+  // an output error (a full disk) stopped everything: main's one line says it; one failure is main's
+  // line too, and a partial sync names each file that failed
+  const stopped = result.failure?.code === 'MDGET_IO';
+  if (!flags.quiet && !stopped) {
     const named = result.failure?.code === 'MDGET_PARTIAL' || result.failed.length > 1;
     for (const f of named ? result.failed : [])
       ctx.log.error(
@@ -110,7 +112,7 @@ async function sync(
     const refreshed = result.reference.filter((r) => r.status === 'not-modified').length;
     ctx.log.closing(
       'info',
-      `mdget: sync: ${result.fetches.length - result.failed.length} files fetched, ${result.complete} complete` +
+      `mdget: sync: ${result.written} files fetched, ${result.complete} complete` +
         `${result.adopted.length > 0 ? `, ${result.adopted.length} recorded as found` : ''}` +
         `${refreshed > 0 ? `, ${refreshed} reference unchanged (304)` : ''}` +
         `${empty > 0 ? `, ${empty} with no records (-v lists them)` : ''}` +

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { OutputFormat } from '../model/formats.js';
 
@@ -46,6 +47,17 @@ export async function fileFacts(path: string, shape?: RowShape): Promise<FileFac
   gunzip?.end();
   await counted;
   return { bytes, sha256: hash.digest('hex'), ...(counter ? { rows: counter.rows() } : {}) };
+}
+
+// Below this a file is hashed from one read: a stream's set-up costs more than a small file's bytes.
+const ONE_READ_BYTES = 1 << 20;
+
+/** The SHA-256 of a file's bytes (no rows counted): what sync compares with a row before it trusts it. */
+export async function fileHash(path: string): Promise<string> {
+  if ((await stat(path)).size > ONE_READ_BYTES) return (await fileFacts(path)).sha256;
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 }
 
 /** Counts data rows across chunks: a line's first bytes decide, so a line split between chunks counts once. */

@@ -3,10 +3,13 @@
  * a sync wrote, written only after the file is in place. Its schema carries a version (SQLite's
  * user_version); an older ledger is brought up to date when opened, a newer one is refused.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ErrorCode, ioError, MdgetError } from '../model/errors.js';
+import type { ErrorCode } from '../model/errors.js';
 import { openSqlite, type SqliteDatabase, type SqliteRow } from '../reference/sqlite-backend.js';
+import { ledgerError } from './ledger-errors.js';
+import { checkVersion, migrate } from './ledger-schema.js';
 
 /** The ledger's row for one file: its window, what it holds, and how it was fetched. */
 export interface LedgerRow {
@@ -31,6 +34,10 @@ export interface LedgerRow {
   /** The validators a reference file came with. */
   etag?: string;
   lastModified?: string;
+  /** The file's modification time when recorded: a skipped file whose time moved is hashed again. */
+  mtimeMs?: number;
+  /** The settings its bytes were made with (file-form.ts); absent in a row of an older mdget. */
+  form?: string;
 }
 
 /** A share of a sharded sync: its ledger is a file of its own. */
@@ -48,23 +55,6 @@ export const ledgerName = (share?: Share): string =>
 
 const LEDGER_FILE = /^ledger(\.\d+-of-\d+)?\.sqlite$/;
 
-// Each step brings a ledger from version i to i + 1; a ledger of version n has run the first n.
-const MIGRATIONS = [
-  `CREATE TABLE files (
-     path TEXT PRIMARY KEY, series TEXT NOT NULL, symbol TEXT NOT NULL,
-     window_start TEXT, window_end TEXT, zone TEXT,
-     rows INTEGER, bytes INTEGER NOT NULL, sha256 TEXT NOT NULL, fetched_at TEXT NOT NULL,
-     provisional INTEGER NOT NULL, requests INTEGER NOT NULL, continuations INTEGER NOT NULL,
-     etag TEXT, last_modified TEXT)`,
-  `CREATE TABLE syncs (
-     id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, ended_at TEXT, outcome TEXT,
-     fetched INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, pid INTEGER);
-   CREATE TABLE failures (sync_id INTEGER NOT NULL, series TEXT NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL)`,
-];
-
-/** The schema version this mdget writes. */
-export const LEDGER_VERSION = MIGRATIONS.length;
-
 /** How a sync ended, as the ledger keeps it for `mdget status`. */
 export interface SyncRecord {
   startedAt: string;
@@ -81,7 +71,18 @@ export class Ledger {
   private constructor(
     readonly path: string,
     private readonly db: SqliteDatabase,
+    /** The folder of the copy a reader opened, removed on close. */
+    private readonly copyDir?: string,
   ) {}
+
+  /** Runs a statement; a SQLite failure becomes one line naming the ledger and the way out. */
+  private guard<T>(action: () => T): T {
+    try {
+      return action();
+    } catch (error) {
+      throw ledgerError(error, this.path);
+    }
+  }
 
   /** Opens (creating it and its folder if needed) the ledger of `share` under `root`, migrated. */
   static open(root: string, share?: Share): Ledger {
@@ -96,12 +97,15 @@ export class Ledger {
       migrate(db, path);
       return new Ledger(path, db);
     } catch (error) {
-      if (error instanceof MdgetError) throw error;
-      throw ioError(error, path);
+      throw ledgerError(error, path);
     }
   }
 
-  /** Every ledger file under `root`, opened read-only (none: an empty list). */
+  /**
+   * Every ledger file under `root`, for reading (none: an empty list). Each is read from a copy in the
+   * system's temporary folder (its write-ahead log with it): SQLite writes beside a WAL database even to
+   * read it, and status and verify never write into the dataset.
+   */
   static openAll(root: string): Ledger[] {
     const dir = ledgerDir(root);
     let names: string[];
@@ -110,34 +114,55 @@ export class Ledger {
     } catch {
       return [];
     }
-    return names.sort().map((name) => {
-      const path = join(dir, name);
+    const opened: Ledger[] = [];
+    try {
+      for (const name of names.sort()) opened.push(Ledger.openCopy(join(dir, name)));
+    } catch (error) {
+      for (const ledger of opened) ledger.close();
+      throw error;
+    }
+    return opened;
+  }
+
+  private static openCopy(path: string): Ledger {
+    const copyDir = mkdtempSync(join(tmpdir(), 'mdget-ledger-'));
+    try {
+      const copy = join(copyDir, 'ledger.sqlite');
+      copyFileSync(path, copy);
+      if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+      const db = openSqlite(copy);
       try {
-        const db = openSqlite(path, { readonly: true });
-        db.exec('PRAGMA busy_timeout = 10000');
         checkVersion(db, path, true);
-        return new Ledger(path, db);
+        return new Ledger(path, db, copyDir);
       } catch (error) {
-        if (error instanceof MdgetError) throw error;
-        throw ioError(error, path);
+        db.close();
+        throw error;
       }
-    });
+    } catch (error) {
+      rmSync(copyDir, { recursive: true, force: true });
+      throw ledgerError(error, path);
+    }
   }
 
   /** Every row, by path. */
   rows(): Map<string, LedgerRow> {
     const rows = new Map<string, LedgerRow>();
-    for (const row of this.db.prepare('SELECT * FROM files').all()) rows.set(String(row['path']), rowOf(row));
+    for (const row of this.guard(() => this.db.prepare('SELECT * FROM files').all()))
+      rows.set(String(row['path']), rowOf(row));
     return rows;
   }
 
   /** Writes (or replaces) the row of one file, in a transaction of its own. */
   put(row: LedgerRow): void {
+    this.guard(() => this.putRow(row));
+  }
+
+  private putRow(row: LedgerRow): void {
     this.db
       .prepare(
         `INSERT OR REPLACE INTO files (path, series, symbol, window_start, window_end, zone, rows, bytes,
-           sha256, fetched_at, provisional, requests, continuations, etag, last_modified)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           sha256, fetched_at, provisional, requests, continuations, etag, last_modified, mtime_ms, form)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         row.path,
@@ -155,22 +180,46 @@ export class Ledger {
         row.continuations,
         row.etag ?? null,
         row.lastModified ?? null,
+        row.mtimeMs ?? null,
+        row.form ?? null,
       );
+  }
+
+  /** Records new modification times of files whose bytes were found unchanged, in one transaction. */
+  touch(times: readonly { path: string; mtimeMs: number }[]): void {
+    if (times.length === 0) return;
+    this.guard(() => {
+      const update = this.db.prepare('UPDATE files SET mtime_ms = ? WHERE path = ?');
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const t of times) update.run(t.mtimeMs, t.path);
+        this.db.exec('COMMIT');
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
   }
 
   /** Forgets the row of a file (verify found it gone and sync could not fetch it again). */
   remove(path: string): void {
-    this.db.prepare('DELETE FROM files WHERE path = ?').run(path);
+    this.guard(() => this.db.prepare('DELETE FROM files WHERE path = ?').run(path));
   }
 
   /** Records the start of a sync; returns its id. */
   startSync(startedAt: string, pid: number): number {
-    this.db.prepare('INSERT INTO syncs (started_at, pid) VALUES (?, ?)').run(startedAt, pid);
-    return Number(this.db.prepare('SELECT max(id) AS id FROM syncs').get()?.['id']);
+    return this.guard(() => {
+      this.db.prepare('INSERT INTO syncs (started_at, pid) VALUES (?, ?)').run(startedAt, pid);
+      return Number(this.db.prepare('SELECT max(id) AS id FROM syncs').get()?.['id']);
+    });
   }
 
   /** Records how a sync ended, with the files that failed, in one transaction. */
   endSync(id: number, record: Omit<SyncRecord, 'startedAt'>): void {
+    this.guard(() => this.endSyncRow(id, record));
+  }
+
+  private endSyncRow(id: number, record: Omit<SyncRecord, 'startedAt'>): void {
     this.db.exec('BEGIN IMMEDIATE');
     try {
       this.db
@@ -182,13 +231,20 @@ export class Ledger {
       for (const f of record.failures) insert.run(id, f.series, f.path, f.reason);
       this.db.exec('COMMIT');
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      // a failed COMMIT may have rolled back already: the first error is the one to tell
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {}
       throw error;
     }
   }
 
   /** The last sync this ledger recorded, if any. */
   lastSync(): SyncRecord | undefined {
+    return this.guard(() => this.lastSyncRow());
+  }
+
+  private lastSyncRow(): SyncRecord | undefined {
     const row = this.db.prepare('SELECT * FROM syncs ORDER BY id DESC LIMIT 1').get();
     if (!row) return undefined;
     const failures = this.db
@@ -208,7 +264,11 @@ export class Ledger {
   }
 
   close(): void {
-    this.db.close();
+    try {
+      this.db.close();
+    } finally {
+      if (this.copyDir) rmSync(this.copyDir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -221,32 +281,6 @@ export function mergedRows(ledgers: readonly Ledger[]): Map<string, LedgerRow> {
       if (!seen || seen.fetchedAt < row.fetchedAt) rows.set(path, row);
     }
   return rows;
-}
-
-function migrate(db: SqliteDatabase, path: string): void {
-  const version = checkVersion(db, path, false);
-  for (let step = version; step < LEDGER_VERSION; step++) {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      db.exec(MIGRATIONS[step] ?? '');
-      db.exec(`PRAGMA user_version = ${step + 1}`);
-      db.exec('COMMIT');
-    } catch (error) {
-      db.exec('ROLLBACK');
-      throw error;
-    }
-  }
-}
-
-/** The schema version of a ledger; a newer one than this mdget knows is refused (exit 6). */
-function checkVersion(db: SqliteDatabase, path: string, reading: boolean): number {
-  const version = Number(db.prepare('PRAGMA user_version').get()?.['user_version'] ?? 0);
-  if (version > LEDGER_VERSION)
-    throw new MdgetError(
-      'MDGET_IO',
-      `${path}: written by a newer mdget (ledger schema ${version}; this one ${reading ? 'reads' : 'writes'} up to ${LEDGER_VERSION}): upgrade mdget`,
-    );
-  return version;
 }
 
 // One object a row, its optional fields set only when present: a ledger of 100,000 files is read on
@@ -269,5 +303,7 @@ function rowOf(row: SqliteRow): LedgerRow {
   if (row['zone'] != null) out.zone = String(row['zone']);
   if (row['etag'] != null) out.etag = String(row['etag']);
   if (row['last_modified'] != null) out.lastModified = String(row['last_modified']);
+  if (row['mtime_ms'] != null) out.mtimeMs = Number(row['mtime_ms']);
+  if (row['form'] != null) out.form = String(row['form']);
   return out;
 }

@@ -89,7 +89,8 @@ export async function datasetStatus(dataset: Dataset, now: Date): Promise<Datase
         () => undefined,
       );
       if (size !== undefined) s.bytes += size;
-      if (failedPaths.has(output.path)) s.failed++;
+      // failures are kept by path under root (older ledgers kept them absolute)
+      if (failedPaths.has(output.key) || failedPaths.has(output.path)) s.failed++;
       if (!row || size === undefined || size !== row.bytes) s.missing++;
       else if (row.provisional) s.provisional++;
       else if (

@@ -3,16 +3,23 @@
  * later window grew are resumed after their last rows (as --update does), the rest written whole. Each
  * file's ledger row is written once the file is in place, before the run counts it done.
  */
+import { stat } from 'node:fs/promises';
+import { MdgetError } from '../model/errors.js';
 import type { Job, RunSettings } from '../plan/job.js';
 import { runJob } from '../run/run-job.js';
 import type { BatchResult, CommittedOutput, RequestResult, RunDeps } from '../run/run-types.js';
 import { fileFacts } from './file-facts.js';
+import { formOf } from './file-form.js';
+import { KeptFiles } from './kept-files.js';
 import type { Ledger, LedgerRow } from './ledger.js';
 import type { DatasetOutput, SeriesPlan } from './series-plan.js';
 import type { Decision } from './sync-decisions.js';
 
 /** Records files into the ledger: one row each, with its bytes, hash and rows as they are on disk. */
 export class Recorder {
+  /** Files written by this sync and recorded: what it says it fetched. */
+  written = 0;
+
   constructor(
     private readonly ledger: Ledger,
     private readonly now: () => Date,
@@ -31,6 +38,7 @@ export class Recorder {
     // a Parquet file has no lines to count: its rows are known only from the run
     const count = rows === undefined && settings.format !== 'parquet';
     const facts = await fileFacts(output.path, count ? shape : undefined);
+    const { mtimeMs } = await stat(output.path);
     const row: LedgerRow = {
       path: output.key,
       series: output.series.name,
@@ -45,8 +53,11 @@ export class Recorder {
       provisional,
       requests: results.length,
       continuations: results.filter((r) => r.continuation).length,
+      mtimeMs,
+      form: formOf(output.series, settings),
     };
     this.ledger.put(row);
+    if (results.length > 0) this.written++;
     return row;
   }
 }
@@ -64,10 +75,12 @@ export async function fetchSeries(
 ): Promise<BatchResult[]> {
   const byPath = new Map<string, DatasetOutput>();
   const modes = { replace: [] as DatasetOutput[], resume: [] as DatasetOutput[] };
+  const kept = new KeptFiles();
   for (const decision of decisions) {
     if (decision.action !== 'fetch') continue;
     byPath.set(decision.output.path, decision.output);
     modes[decision.mode].push(decision.output);
+    if (decision.hadRows) await kept.keep(decision.output.path, decision.hadRows);
   }
   const resumed = new Set(modes.resume.map((o) => o.path));
   const onCommitted = async (done: CommittedOutput) => {
@@ -78,16 +91,27 @@ export async function fetchSeries(
     const whole =
       !resumed.has(done.path) && done.results.every((r) => r.status === 'ok' || r.status === 'empty');
     const rows = whole ? done.results.reduce((sum, r) => sum + r.rows, 0) : undefined;
+    // an empty answer for a window that had rows is the service failing, not the day emptied: the file
+    // goes back as it was, and its row stays provisional
+    if (rows === 0 && (await kept.restore(done.path)))
+      throw new MdgetError(
+        'MDGET_SERVICE',
+        `${output.key}: the service sent no rows for a window that had ${kept.rowsOf(done.path)}: kept as it was, provisional`,
+      );
     await recorder.record(output, plan.job.settings, done.results, done.provisional, rows);
   };
   const results: BatchResult[] = [];
-  for (const mode of ['resume', 'replace'] as const) {
-    const outputs = modes[mode];
-    if (outputs.length === 0) continue;
-    const deps = depsOfJob();
-    if (deps.signal?.aborted) break;
-    const job = jobFor(plan.job, outputs, mode, concurrency);
-    results.push(await runJob(job, { ...deps, onCommitted }));
+  try {
+    for (const mode of ['resume', 'replace'] as const) {
+      const outputs = modes[mode];
+      if (outputs.length === 0) continue;
+      const deps = depsOfJob();
+      if (deps.signal?.aborted) break;
+      const job = jobFor(plan.job, outputs, mode, concurrency);
+      results.push(await runJob(job, { ...deps, onCommitted }));
+    }
+  } finally {
+    await kept.dropAll();
   }
   return results;
 }

@@ -6,18 +6,21 @@
  */
 import type { Config } from '../model/config.js';
 import { DEFAULTS } from '../model/defaults.js';
-import { interruptedError, MdgetError } from '../model/errors.js';
-import type { BatchResult, RequestResult, RunCounts, RunDeps } from '../run/run-types.js';
+import type { RunDeps } from '../run/run-types.js';
 import type { Dataset } from './dataset.js';
-import { fileFacts } from './file-facts.js';
+import { fileHash } from './file-facts.js';
+import { formOf } from './file-form.js';
 import { Ledger, type LedgerRow, ledgerName, type Share } from './ledger.js';
 import { planDataset, type SeriesPlan } from './series-plan.js';
-import { removeStaleParts } from './stale-parts.js';
-import { type Decision, decide, type FetchReason, inShare } from './sync-decisions.js';
+import { removeOrphanMarkers, removeStaleParts } from './stale-parts.js';
+import { type Decision, decide, inShare } from './sync-decisions.js';
 import { lockSync } from './sync-lock.js';
 import { progressAcrossJobs } from './sync-progress.js';
-import { type ReferenceOutcome, syncReference } from './sync-reference.js';
+import { syncReference } from './sync-reference.js';
+import { collect, emptyResult, failureOf, keyOf, outputFailure, type SyncResult } from './sync-result.js';
 import { fetchSeries, Recorder } from './sync-series.js';
+
+export type { PlannedFetch, SyncResult } from './sync-result.js';
 
 /** How a sync runs; the transport and listeners come with its deps. */
 export interface SyncOptions {
@@ -37,32 +40,6 @@ export interface SyncDeps extends Omit<RunDeps, 'onCommitted'> {
   now: () => Date;
 }
 
-/** One file the sync fetched or would fetch, and why. */
-export interface PlannedFetch {
-  series: string;
-  path: string;
-  reason: FetchReason | 'refresh';
-  requests: number;
-}
-
-/** What a sync did (or, planned, would do). */
-export interface SyncResult {
-  /** Files fetched (or to fetch), with the reason. */
-  fetches: PlannedFetch[];
-  /** Files found in place without a row, recorded as they are. */
-  adopted: string[];
-  /** Files already complete. */
-  complete: number;
-  reference: ReferenceOutcome[];
-  results: RequestResult[];
-  counts: RunCounts;
-  /** Files that failed, by path, with their error. */
-  failed: { series: string; path: string; error: MdgetError }[];
-  stdoutClosed: boolean;
-  /** Set when anything failed: MDGET_PARTIAL when the rest was written, else the failure itself. */
-  failure?: MdgetError;
-}
-
 /** Syncs `dataset`; throws before any request for a mistake, and MDGET_IO when another sync holds it. */
 export async function runSync(dataset: Dataset, options: SyncOptions, deps: SyncDeps): Promise<SyncResult> {
   const plans = planDataset(
@@ -76,6 +53,7 @@ export async function runSync(dataset: Dataset, options: SyncOptions, deps: Sync
   const lock = await lockSync(dataset.root, share, {
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.onNote ? { onTakeOver: deps.onNote } : {}),
   });
   try {
     return await syncLocked(dataset, plans, reference, options, deps);
@@ -96,20 +74,30 @@ async function syncLocked(
   const ledger = Ledger.open(dataset.root, share);
   const syncId = ledger.startSync(deps.now().toISOString(), process.pid);
   const result = emptyResult();
+  const recorder = new Recorder(ledger, deps.now);
+  let refused: unknown;
   try {
     const rows = ledger.rows();
-    const recorder = new Recorder(ledger, deps.now);
     const nextJob = progressAcrossJobs(deps);
     const concurrency = options.concurrency ?? DEFAULTS.concurrency;
     for (const plan of plans) {
       if (deps.signal?.aborted) break;
       const decisions = await decisionsOf(plan, rows, share, options.repair);
-      await note(plan, decisions, recorder, result);
-      await removeStaleParts(decisions.flatMap((d) => (d.action === 'fetch' ? [d.output.path] : [])));
-      for (const batch of await fetchSeries(plan, decisions, recorder, nextJob, concurrency))
-        collect(batch, plan, result);
+      await note(plan, decisions, recorder, result, ledger);
+      for (const d of decisions)
+        if (d.action === 'fetch' && d.detail) deps.onNote?.(`${d.output.key}: ${d.detail}`);
+      const fetched = decisions.flatMap((d) => (d.action === 'fetch' ? [d.output.path] : []));
+      await removeStaleParts(fetched);
+      try {
+        for (const batch of await fetchSeries(plan, decisions, recorder, nextJob, concurrency))
+          collect(batch, plan, result);
+      } finally {
+        await removeOrphanMarkers(fetched);
+      }
+      // an output error (a full disk) stops the sync: every later file would meet it too
+      if (outputFailure(result)) break;
     }
-    if (!deps.signal?.aborted && reference.length > 0) {
+    if (!deps.signal?.aborted && !outputFailure(result) && reference.length > 0) {
       result.reference = await syncReference(reference, {
         config: deps.config,
         root: dataset.root,
@@ -119,6 +107,7 @@ async function syncLocked(
         deps: { ...deps, stdout: deps.stdout },
       });
       for (const r of result.reference) {
+        if (r.status === 'written') recorder.written++;
         if (r.status === 'written' || r.status === 'failed')
           result.fetches.push({ series: r.kind, path: r.path, reason: 'refresh', requests: 1 });
         if (r.error) result.failed.push({ series: r.kind, path: r.path, error: r.error });
@@ -126,16 +115,39 @@ async function syncLocked(
     }
     result.failure = failureOf(result, deps.signal);
   } finally {
-    ledger.endSync(syncId, {
-      endedAt: deps.now().toISOString(),
-      outcome: result.failure?.code ?? 'ok',
-      fetched: result.fetches.length - result.failed.length,
-      failed: result.failed.length,
-      failures: result.failed.map((f) => ({ series: f.series, path: f.path, reason: f.error.message })),
-    });
+    result.written = recorder.written;
+    refused = recordEnd(ledger, syncId, result, dataset.root, deps.now);
     ledger.close();
   }
+  // a full disk may refuse the record of the sync too: the failure that ended it is the one to tell
+  if (refused !== undefined && !result.failure) throw refused;
   return result;
+}
+
+/** Records how the sync ended; returns the ledger's failure to, if any, for the caller to weigh. */
+function recordEnd(
+  ledger: Ledger,
+  syncId: number,
+  result: SyncResult,
+  root: string,
+  now: () => Date,
+): unknown {
+  try {
+    ledger.endSync(syncId, {
+      endedAt: now().toISOString(),
+      outcome: result.failure?.code ?? 'ok',
+      fetched: result.written,
+      failed: result.failed.length,
+      failures: result.failed.map((f) => ({
+        series: f.series,
+        path: keyOf(root, f.path),
+        reason: f.error.message,
+      })),
+    });
+    return undefined;
+  } catch (error) {
+    return error;
+  }
 }
 
 /** The decisions of a series' files in this share; with `repair`, a file is re-hashed too. */
@@ -146,19 +158,30 @@ function decisionsOf(
   repair: boolean | undefined,
 ): Promise<Decision[]> {
   const outputs = plan.outputs.filter((o) => inShare(o.key, share));
-  return decide(outputs, rows, repair ? { hash: async (path) => (await fileFacts(path)).sha256 } : {});
+  return decide(outputs, rows, {
+    hash: fileHash,
+    form: formOf(plan.series, plan.job.settings),
+    ...(repair ? { repair } : {}),
+  });
 }
 
-/** Records the files to adopt, and counts those complete and those to fetch. */
+/**
+ * Records the files to adopt, and counts those complete and those to fetch; a complete file whose time
+ * moved and whose bytes did not gets its new time, so the next sync need not hash it again.
+ */
 async function note(
   plan: SeriesPlan,
   decisions: readonly Decision[],
   recorder: Recorder,
   result: SyncResult,
+  ledger: Ledger,
 ): Promise<void> {
+  const touched: { path: string; mtimeMs: number }[] = [];
   for (const d of decisions) {
-    if (d.action === 'complete') result.complete++;
-    else if (d.action === 'adopt') {
+    if (d.action === 'complete') {
+      result.complete++;
+      if (d.mtimeMs !== undefined) touched.push({ path: d.output.key, mtimeMs: d.mtimeMs });
+    } else if (d.action === 'adopt') {
       await recorder.record(d.output, plan.job.settings, [], false);
       result.adopted.push(d.output.path);
     } else
@@ -169,39 +192,7 @@ async function note(
         requests: d.output.requests.length,
       });
   }
-}
-
-/** Folds one job's outcome into the sync's: results, counts, and the files that failed. */
-function collect(batch: BatchResult, plan: SeriesPlan, result: SyncResult): void {
-  result.results.push(...batch.results);
-  for (const key of ['sent', 'retries', 'continuations', 'probes', 'probeHits'] as const)
-    result.counts[key] += batch.counts[key];
-  result.counts.peakInFlight = Math.max(result.counts.peakInFlight, batch.counts.peakInFlight);
-  result.stdoutClosed ||= batch.stdoutClosed;
-  const failedPaths = new Map<string, MdgetError>();
-  for (const r of batch.results)
-    if (r.status === 'failed' && r.output && !failedPaths.has(r.output))
-      failedPaths.set(
-        r.output,
-        new MdgetError(r.error?.code ?? 'MDGET_NETWORK', r.error?.message ?? 'failed'),
-      );
-  if (batch.failure && failedPaths.size === 0 && batch.failure.code !== 'MDGET_ABORTED')
-    failedPaths.set(plan.outputs[0]?.path ?? plan.series.name, batch.failure);
-  for (const [path, error] of failedPaths) result.failed.push({ series: plan.series.name, path, error });
-}
-
-/** 0 when nothing failed; partial (7) when something else was done; else the first failure. */
-function failureOf(result: SyncResult, signal: AbortSignal | undefined): MdgetError | undefined {
-  if (signal?.aborted) return interruptedError();
-  const first = result.failed[0];
-  if (!first) return undefined;
-  const done =
-    result.fetches.length > result.failed.length || result.complete > 0 || result.adopted.length > 0;
-  if (!done) return first.error;
-  return new MdgetError(
-    'MDGET_PARTIAL',
-    `${result.failed.length} of ${result.fetches.length} files failed (first: ${first.path}: ${first.error.message})`,
-  );
+  ledger.touch(touched);
 }
 
 /** The reference files a share keeps: the first share (or an unsharded sync) keeps them all. */
@@ -244,14 +235,3 @@ export async function planSync(
     result.fetches.push({ series: file.kind, path: file.path, reason: 'refresh', requests: 1 });
   return result;
 }
-
-const emptyResult = (): SyncResult => ({
-  fetches: [],
-  adopted: [],
-  complete: 0,
-  reference: [],
-  results: [],
-  counts: { sent: 0, retries: 0, peakInFlight: 0, continuations: 0, probes: 0, probeHits: 0 },
-  failed: [],
-  stdoutClosed: false,
-});

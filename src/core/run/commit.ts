@@ -1,5 +1,5 @@
 import { toMdgetError } from '../http/to-mdget-error.js';
-import type { MdgetError } from '../model/errors.js';
+import { ioError, isMdgetError, type MdgetError } from '../model/errors.js';
 import type { Sink } from '../sink/atomic-file.js';
 import { type FileMemory, fileDigest } from '../sink/file-memory.js';
 import { markProvisional } from '../sink/provisional.js';
@@ -38,10 +38,14 @@ async function finalize(
 ): Promise<MdgetError | undefined> {
   const path = group && pathOf(group);
   try {
+    // a provisional file's marker goes first: a stop between the rename and the marker would leave an
+    // unfinished day looking final (a marker beside an older file only has it fetched again)
+    if (path !== undefined && provisional) await markProvisional(path, true);
     await sink.commit();
-    if (path !== undefined) await markProvisional(path, provisional);
+    if (path !== undefined && !provisional) await markProvisional(path, false);
   } catch (error) {
-    return dropSink(error, sink, run);
+    // a file-system error of the marker (a full disk) is an output error like the file's own
+    return dropSink(path !== undefined && isSystemError(error) ? ioError(error, path) : error, sink, run);
   }
   if (path === undefined || !group) return undefined;
   try {
@@ -94,3 +98,7 @@ function failCommitted(group: OutputGroup, failure: MdgetError): MdgetError {
   }
   return failure;
 }
+
+/** An error of the file system (ENOSPC, EACCES…), not one of mdget's. */
+const isSystemError = (error: unknown): boolean =>
+  !isMdgetError(error) && /^E[A-Z]+$/.test(String((error as { code?: unknown } | undefined)?.code ?? ''));
