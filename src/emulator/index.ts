@@ -9,4 +9,5 @@ export {
   type FaultKind,
   parseEmulatorOption,
 } from './options.js';
-export { type Emulator, type RecordedRequest, startEmulator } from './server.js';
+export type { EmulatorHooks, RecordedRequest } from './requests.js';
+export { type Emulator, startEmulator } from './server.js';

@@ -17,23 +17,9 @@ import { type EmulatorOptions, resolveEmulatorOptions } from './options.js';
 import { type Context, errorLine, parseQuery, ServiceError } from './query.js';
 import { SlidingWindow } from './rate-limit.js';
 import { joinLines, type Records, renderRecords } from './records.js';
+import type { EmulatorHooks, RecordedRequest } from './requests.js';
 import { type BodyCache, type Outcome, sendOutcome } from './send.js';
 import { tickRecords } from './ticks.js';
-
-/** One request as received (query names lower-cased; empty values kept). */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  rawQuery: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** Sequence number (1, 2, …) of the TCP connection it came on: equal numbers mean keep-alive reuse. */
-  connection: number;
-  /** When it arrived (performance.now() of the emulator's process, ms). */
-  arrivedMs: number;
-  /** Refused with 429 by the `rateLimit` switch. */
-  rateLimited: boolean;
-}
 
 /** A running emulator. */
 export interface Emulator {
@@ -52,6 +38,8 @@ export interface Emulator {
   resetPeak(): void;
   /** Live options: tests may change them (e.g. `faults`) between requests. */
   options: EmulatorOptions;
+  /** Live hooks of a test in this process (none at first): see requests.ts. */
+  readonly hooks: EmulatorHooks;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -230,6 +218,7 @@ function answer(req: IncomingMessage, pathname: string, rawQuery: string, option
 export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Promise<Emulator> {
   const options = resolveEmulatorOptions(partial);
   const requests: RecordedRequest[] = [];
+  const hooks: EmulatorHooks = {};
   const cache: BodyCache = new Map();
   const rateWindow = new SlidingWindow();
   const connections = new WeakMap<Socket, number>();
@@ -248,7 +237,7 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
       req.method === 'GET' &&
       options.rateLimit !== undefined &&
       !rateWindow.admit(arrivedMs, options.rateLimit);
-    requests.push({
+    const recorded: RecordedRequest = {
       method: req.method ?? 'GET',
       path: pathname,
       query: parseQuery(rawQuery).all,
@@ -257,7 +246,12 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
       connection: connections.get(req.socket) ?? 0,
       arrivedMs,
       rateLimited: limited,
-    });
+    };
+    requests.push(recorded);
+    const { afterAnswer } = hooks;
+    if (afterAnswer) res.once('close', () => afterAnswer(recorded));
+    await hooks.beforeAnswer?.(recorded);
+    if (res.destroyed) return;
     if (options.latency > 0) {
       await new Promise((resolve) => setTimeout(resolve, options.latency));
       if (res.destroyed) return;
@@ -360,6 +354,7 @@ export async function startEmulator(partial: Partial<EmulatorOptions> = {}): Pro
     },
     requests,
     options,
+    hooks,
     get inFlight() {
       return inFlight;
     },
