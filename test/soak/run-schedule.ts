@@ -29,10 +29,10 @@ export async function runSchedule(schedule: Schedule, useTmpfs = true): Promise<
 }
 
 /** A failed schedule as a report: its seed, how to replay it, its steps, what it found. */
-export function reportOf(result: ScheduleResult): string {
+export function reportOf(result: ScheduleResult, replayFlags = ''): string {
   const { schedule } = result;
   return [
-    `seed ${schedule.seed}: ${result.findings.length} finding(s); replay: npm run soak -- --seed ${schedule.seed}`,
+    `seed ${schedule.seed}: ${result.findings.length} finding(s); replay: npm run soak -- --seed ${schedule.seed}${replayFlags}`,
     ...result.log.map((line) => `  ${line}`),
     ...result.findings.map(
       (f) => `  ✗ ${f.signature}\n      ${f.detail.split('\n').slice(0, 3).join('\n      ')}`,

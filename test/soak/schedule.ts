@@ -63,8 +63,9 @@ export interface ScheduleShape {
 /** The schedule of `seed`. */
 export function generateSchedule(seed: number, shape: ScheduleShape = { maxSteps: 6 }): Schedule {
   const random = seeded(seed);
-  // the first sync starts between Tuesday 2025-03-11 00:00 and Wednesday 12:00 UTC, on the half hour
-  const start = new Date(Date.UTC(2025, 2, 11) + random.int(0, 71) * 30 * 60_000).toISOString();
+  // the first sync starts on Wednesday 2025-03-12 (UTC), on the half hour: after every series' start
+  // day in its market's zone, so that the dataset file is valid whatever the hour
+  const start = new Date(Date.UTC(2025, 2, 12) + random.int(0, 47) * 30 * 60_000).toISOString();
   // A file damaged while no ledger row records it (lost with the ledger) cannot be told from a good one:
   // schedules that lose their ledger damage files only by deleting them, or beside them.
   const losesLedger = random.chance(0.3);
@@ -135,6 +136,25 @@ function serverFault(random: Random): ServerFault {
     case 'ignoreStart':
       return { kind: 'ignoreStart' };
   }
+}
+
+/** What `--without` may leave out of a schedule: a kind of step, or a kind of fault of a sync. */
+export const LEAVE_OUT = ['damage', 'ledger', 'lock', 'kill', 'server', 'disk', 'second'] as const;
+export type LeaveOut = (typeof LEAVE_OUT)[number];
+
+/**
+ * `schedule` without the steps and faults of `kinds`: a soak that looks past the bugs already known.
+ * The seed still names the same draws, so `--seed S --without …` replays the same schedule.
+ */
+export function without(schedule: Schedule, kinds: ReadonlySet<LeaveOut>): Schedule {
+  const keys = { kill: 'kill', server: 'server', disk: 'diskFreeKiB', second: 'second' } as const;
+  const steps = schedule.steps.flatMap((step): Step[] => {
+    if (step.op !== 'sync') return kinds.has(step.op as LeaveOut) ? [] : [step];
+    const kept: Step = { ...step };
+    for (const [kind, key] of Object.entries(keys)) if (kinds.has(kind as LeaveOut)) delete kept[key];
+    return [kept];
+  });
+  return { ...schedule, steps };
 }
 
 /** One line saying what a step does, for failure reports. */

@@ -1,15 +1,18 @@
 /**
- * `npm run soak -- --schedules N [--seed S] [--steps M] [--jobs J] [--no-shrink]`: runs N schedules (seeds
- * S, S+1, …; S from the clock when not given), prints one line each, then each distinct finding once,
- * with its seed and its shrunk step list. `--seed S` alone replays that one schedule and prints its steps.
+ * `npm run soak -- --schedules N [--seed S] …` (docs/testing.md): runs N schedules (seeds S, S+1, …; S from
+ * the clock when not given), prints one line each, then each distinct finding once, with its seed and its
+ * shrunk step list. `--seed S` alone replays that one schedule and prints its steps; `--schedule JSON` one printed so.
  */
 
 import { reportOf, runSchedule, type ScheduleResult } from './run-schedule.js';
-import { generateSchedule, type Schedule } from './schedule.js';
+import { generateSchedule, LEAVE_OUT, type LeaveOut, type Schedule, without } from './schedule.js';
 import { shrink } from './shrink.js';
 import { canMountTmpfs } from './world.js';
 
 interface SoakArgs {
+  /** One schedule to run as it is (`--schedule JSON`), instead of one made from a seed. */
+  given?: Schedule;
+  without: Set<LeaveOut>;
   seeds: number[];
   maxSteps: number;
   jobs: number;
@@ -19,15 +22,36 @@ interface SoakArgs {
 }
 
 const USAGE =
-  'usage: npm run soak -- --schedules N [--seed S] [--steps M] [--jobs J] [--no-shrink] [--budget R]';
+  'usage: npm run soak -- --schedules N [--seed S] [--steps M] [--jobs J] [--without KIND,…] [--no-shrink] [--budget R]\n' +
+  '       npm run soak -- --seed S | --schedule JSON   (one schedule, every step printed)';
+
+const DEFAULT_STEPS = 6;
 
 function parse(argv: readonly string[]): SoakArgs | string {
   const values = new Map<string, number>();
+  const leftOut = new Set<LeaveOut>();
   let shrinking = true;
+  let given: Schedule | undefined;
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i] as string;
     if (name === '--no-shrink') {
       shrinking = false;
+      continue;
+    }
+    if (name === '--schedule') {
+      try {
+        given = JSON.parse(argv[++i] ?? '') as Schedule;
+      } catch {
+        return '--schedule: expected the JSON of a schedule, as a failure prints it';
+      }
+      continue;
+    }
+    if (name === '--without') {
+      for (const kind of (argv[++i] ?? '').split(',')) {
+        if (!(LEAVE_OUT as readonly string[]).includes(kind))
+          return `--without: expected a list of ${LEAVE_OUT.join(', ')}, got "${kind}"`;
+        leftOut.add(kind as LeaveOut);
+      }
       continue;
     }
     const value = Number(argv[++i]);
@@ -39,15 +63,17 @@ function parse(argv: readonly string[]): SoakArgs | string {
   }
   const count = values.get('--schedules');
   const seed = values.get('--seed');
-  if (count === undefined && seed === undefined) return USAGE;
+  if (count === undefined && seed === undefined && !given) return USAGE;
   const first = seed ?? Date.now() % 1_000_000_000;
   return {
+    without: leftOut,
     seeds: Array.from({ length: count ?? 1 }, (_, i) => first + i),
-    maxSteps: values.get('--steps') ?? 6,
+    maxSteps: values.get('--steps') ?? DEFAULT_STEPS,
     jobs: Math.max(1, values.get('--jobs') ?? 2),
     shrink: shrinking,
     budget: values.get('--budget') ?? 24,
     verbose: count === undefined,
+    ...(given ? { given } : {}),
   };
 }
 
@@ -74,16 +100,25 @@ export async function soakMain(argv: readonly string[], print: (line: string) =>
   }
   if (!canMountTmpfs()) print('soak: cannot mount a tmpfs here (not root?): the full-disk steps are skipped');
   const options = { maxSteps: args.maxSteps };
+  // what a replay needs besides the seed
+  const replayFlags = [
+    args.maxSteps === DEFAULT_STEPS ? '' : ` --steps ${args.maxSteps}`,
+    args.without.size ? ` --without ${[...args.without].join(',')}` : '',
+  ].join('');
   const started = Date.now();
-  const results = await pool(args.seeds, args.jobs, async (seed) => {
-    const result = await runSchedule(generateSchedule(seed, options));
+  const schedules = args.given
+    ? [args.given]
+    : args.seeds.map((seed) => without(generateSchedule(seed, options), args.without));
+  const results = await pool(schedules, args.jobs, async (schedule) => {
+    const { seed } = schedule;
+    const result = await runSchedule(schedule);
     const first = result.findings[0];
     print(
       first
         ? `seed ${seed}: FAIL ${first.signature}${result.findings.length > 1 ? ` (+${result.findings.length - 1})` : ''}`
         : `seed ${seed}: ok (${result.schedule.steps.length} steps)`,
     );
-    if (args.verbose) print(reportOf(result));
+    if (args.verbose) print(reportOf(result, replayFlags));
     return result;
   });
   const seconds = (Date.now() - started) / 1000;
@@ -111,8 +146,8 @@ export async function soakMain(argv: readonly string[], print: (line: string) =>
       `\n■ ${signature}\n  in ${seeds.length} schedule(s): seeds ${seeds.slice(0, 8).join(', ')}${seeds.length > 8 ? ', …' : ''}`,
     );
     print(`  smallest (${result.schedule.steps.length} steps, after ${replays} replays):`);
-    print(reportOf(result).replace(/^/gm, '  '));
-    print(`  steps as JSON: ${JSON.stringify(result.schedule)}`);
+    print(reportOf(result, replayFlags).replace(/^/gm, '  '));
+    print(`  replay the smallest: npm run soak -- --schedule '${JSON.stringify(result.schedule)}'`);
   }
   return failed.length > 0 ? 1 : 0;
 }
