@@ -139,7 +139,16 @@ function serverFault(random: Random): ServerFault {
 }
 
 /** What `--without` may leave out of a schedule: a kind of step, or a kind of fault of a sync. */
-export const LEAVE_OUT = ['damage', 'ledger', 'lock', 'kill', 'server', 'disk', 'second'] as const;
+export const LEAVE_OUT = [
+  'damage',
+  'ledger',
+  'lock',
+  'kill',
+  'server',
+  'ignoreStart',
+  'disk',
+  'second',
+] as const;
 export type LeaveOut = (typeof LEAVE_OUT)[number];
 
 /**
@@ -152,6 +161,9 @@ export function without(schedule: Schedule, kinds: ReadonlySet<LeaveOut>): Sched
     if (step.op !== 'sync') return kinds.has(step.op as LeaveOut) ? [] : [step];
     const kept: Step = { ...step };
     for (const [kind, key] of Object.entries(keys)) if (kinds.has(kind as LeaveOut)) delete kept[key];
+    if (kinds.has('ignoreStart') && kept.server?.kind === 'ignoreStart') delete kept.server;
+    // a lock naming a reused PID is a lock fault too
+    if (kinds.has('lock') && kept.kill) kept.kill = { ...kept.kill, reusePid: false };
     return [kept];
   });
   return { ...schedule, steps };

@@ -86,18 +86,32 @@ export function canMountTmpfs(): boolean {
   return mountable;
 }
 
+/** The tmpfs mounts of this process: unmounted when it exits, even cut short by an uncaught error. */
+const mounts = new Set<string>();
+let unmountsAtExit = false;
+
 const mount = (dir: string): boolean =>
   process.platform === 'linux' &&
   spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${TMPFS_SIZE}`, 'tmpfs', dir], { stdio: 'ignore' })
     .status === 0;
 const unmount = (dir: string): void => {
   spawnSync('umount', ['-l', dir], { stdio: 'ignore' });
+  mounts.delete(dir);
 };
 
 /** A fresh world at `start`: emulator started, dataset file written, tmpfs mounted if `useTmpfs`. */
 export async function openWorld(start: string, useTmpfs: boolean): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), 'mdget-soak-'));
   const mounted = useTmpfs && canMountTmpfs() && mount(dir);
+  if (mounted) {
+    mounts.add(dir);
+    if (!unmountsAtExit) {
+      unmountsAtExit = true;
+      process.once('exit', () => {
+        for (const mounted of mounts) unmount(mounted);
+      });
+    }
+  }
   writeFileSync(join(dir, 'mdget.toml'), DATASET_TOML);
   const clock = new Date(start);
   const emu = await startEmulator({ host: '127.0.0.1', port: 0, now: clock });
