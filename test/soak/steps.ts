@@ -150,9 +150,16 @@ function check(world: World, what: string, end: RunEnd, terminated: boolean): vo
 
 const outcome = (end: RunEnd): string => (end.code === null ? `killed by ${end.signal}` : `exit ${end.code}`);
 
-/** The first line of stderr that says something (a stack trace's first line for a crash). */
-export const firstLine = (stderr: string): string =>
-  stderr.split('\n').find((line) => line.trim() !== '') ?? '(nothing on stderr)';
+/** The line of stderr that says what went wrong: mdget's own, else an error's (a crash), else the first. */
+export function firstLine(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+  return (
+    lines.find((line) => line.startsWith('mdget:')) ??
+    lines.find((line) => /\b[A-Z]\w*Error\b/.test(line)) ??
+    lines[0] ??
+    '(nothing on stderr)'
+  );
+}
 
 /**
  * After a SIGKILL: the lock names PID 1, alive and no sync, as a PID the system reused since would (not
