@@ -55,7 +55,7 @@ async function syncStep(world: World, step: Extract<Step, { op: 'sync' }>): Prom
       const run = await runHere(world, args);
       const end: RunEnd = { code: run.code, signal: null, stderr: run.stderr };
       check(world, 'sync', end, false);
-      return outcome(end) + (step.diskFreeKiB !== undefined && !filled ? ' (no tmpfs: disk not filled)' : '');
+      return outcome(end);
     }
     const first = spawnMdget(world, args);
     const second = step.second
@@ -72,8 +72,9 @@ async function syncStep(world: World, step: Extract<Step, { op: 'sync' }>): Prom
     if (killed && step.kill?.reusePid) reuseLockPid(world);
     return [
       outcome(a),
-      killed ? `(${step.kill?.signal} sent)` : '(ended before the kill)',
+      step.kill ? (killed ? `(${step.kill.signal} sent)` : '(ended before the kill)') : '',
       b ? `second: ${outcome(b)}` : '',
+      step.diskFreeKiB !== undefined && !filled ? '(no tmpfs: the disk was not filled)' : '',
     ]
       .filter(Boolean)
       .join(' ');
