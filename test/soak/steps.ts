@@ -156,7 +156,7 @@ export function firstLine(stderr: string): string {
   const lines = stderr.split('\n').filter((line) => line.trim() !== '');
   return (
     lines.find((line) => line.startsWith('mdget:')) ??
-    lines.find((line) => /\b[A-Z]\w*Error\b/.test(line)) ??
+    lines.find((line) => /^[A-Z]\w*Error\b[^:]*:/.test(line.trim())) ??
     lines[0] ??
     '(nothing on stderr)'
   );
