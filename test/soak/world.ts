@@ -74,6 +74,8 @@ export interface Finding {
 }
 
 const TMPFS_SIZE = '16m';
+/** A tenth of the emulator's usual tick density: a schedule is many syncs, each should take little. */
+const TICKS_PER_DAY = 400;
 let mountable: boolean | undefined;
 
 /** True when this process may mount a tmpfs (root on Linux); asked once. */
@@ -114,7 +116,7 @@ export async function openWorld(start: string, useTmpfs: boolean): Promise<World
   }
   writeFileSync(join(dir, 'mdget.toml'), DATASET_TOML);
   const clock = new Date(start);
-  const emu = await startEmulator({ host: '127.0.0.1', port: 0, now: clock });
+  const emu = await startEmulator({ host: '127.0.0.1', port: 0, now: clock, ticksPerDay: TICKS_PER_DAY });
   return {
     emu,
     dir,
