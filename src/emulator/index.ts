@@ -15,5 +15,6 @@ export {
   type FaultKind,
   parseEmulatorOption,
 } from './options.js';
-export { type Emulator, type RecordedRequest, startEmulator } from './server.js';
+export type { EmulatorHooks, RecordedRequest } from './requests.js';
+export { type Emulator, startEmulator } from './server.js';
 export type { EmulatorTls } from './tls.js';

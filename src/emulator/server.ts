@@ -17,24 +17,10 @@ import { type EmulatorOptions, resolveEmulatorOptions } from './options.js';
 import { type Context, errorLine, parseQuery, ServiceError } from './query.js';
 import { SlidingWindow } from './rate-limit.js';
 import { joinLines, type Records, renderRecords } from './records.js';
+import type { EmulatorHooks, RecordedRequest } from './requests.js';
 import { type BodyCache, type Outcome, sendOutcome } from './send.js';
 import { tickRecords } from './ticks.js';
 import { createServing, type EmulatorTls } from './tls.js';
-
-/** One request as received (query names lower-cased; empty values kept). */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  rawQuery: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** Sequence number (1, 2, …) of the TCP connection it came on: equal numbers mean keep-alive reuse. */
-  connection: number;
-  /** When it arrived (performance.now() of the emulator's process, ms). */
-  arrivedMs: number;
-  /** Refused with 429 by the `rateLimit` switch. */
-  rateLimited: boolean;
-}
 
 /** A running emulator. */
 export interface Emulator {
@@ -55,6 +41,8 @@ export interface Emulator {
   ca?: string;
   /** Live options: tests may change them (e.g. `faults`) between requests. */
   options: EmulatorOptions;
+  /** Live hooks of a test in this process (none at first): see requests.ts. */
+  readonly hooks: EmulatorHooks;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -236,6 +224,7 @@ export async function startEmulator(
 ): Promise<Emulator> {
   const options = resolveEmulatorOptions(partial);
   const requests: RecordedRequest[] = [];
+  const hooks: EmulatorHooks = {};
   const cache: BodyCache = new Map();
   const rateWindow = new SlidingWindow();
   const connections = new WeakMap<Socket, number>();
@@ -255,7 +244,7 @@ export async function startEmulator(
       req.method === 'GET' &&
       options.rateLimit !== undefined &&
       !rateWindow.admit(arrivedMs, options.rateLimit);
-    requests.push({
+    const recorded: RecordedRequest = {
       method: req.method ?? 'GET',
       path: pathname,
       query: parseQuery(rawQuery).all,
@@ -264,7 +253,12 @@ export async function startEmulator(
       connection: connections.get(req.socket) ?? 0,
       arrivedMs,
       rateLimited: limited,
-    });
+    };
+    requests.push(recorded);
+    const { afterAnswer } = hooks;
+    if (afterAnswer) res.once('close', () => afterAnswer(recorded));
+    await hooks.beforeAnswer?.(recorded);
+    if (res.destroyed) return;
     if (options.latency > 0) {
       await new Promise((resolve) => setTimeout(resolve, options.latency));
       if (res.destroyed) return;
@@ -370,6 +364,7 @@ export async function startEmulator(
     ...(serving.ca ? { ca: serving.ca.pem } : {}),
     requests,
     options,
+    hooks,
     get inFlight() {
       return inFlight;
     },
