@@ -146,6 +146,14 @@ symbols = ["AAPL"]
 start = "2025-03-03"
 end = "2025-03-08"
 path = "eod/{symbol}.csv"
+
+[[series]]
+name = "growing"
+kind = "eod"
+symbols = ["MSFT"]
+start = "2025-03-10"
+end = "now"
+path = "eod-growing/{symbol}.csv"
 `;
 
 describe('sync --metrics-file and status --metrics', () => {
@@ -177,6 +185,11 @@ describe('sync --metrics-file and status --metrics', () => {
         expect(m.get(`mdget_series_files${s('es', ',state="provisional"')}`)).toBe(1);
         expect(m.get(`mdget_series_files${s('es', ',state="missing"')}`)).toBe(1);
         expect(m.get(`mdget_series_newest_complete_timestamp_seconds${s('es')}`)).toBe(
+          Date.parse('2025-03-13') / 1000,
+        );
+        // a growing file is provisional; its days before the day it was fetched are final
+        expect(m.get(`mdget_series_files${s('growing', ',state="provisional"')}`)).toBe(1);
+        expect(m.get(`mdget_series_newest_complete_timestamp_seconds${s('growing')}`)).toBe(
           Date.parse('2025-03-13') / 1000,
         );
         expect(m.get(`mdget_series_newest_complete_timestamp_seconds${s('daily')}`)).toBe(

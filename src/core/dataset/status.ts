@@ -21,7 +21,10 @@ export interface SeriesStatus {
   failed: number;
   rows: number;
   bytes: number;
-  /** The last day of the newest complete file's window (`YYYY-MM-DD`, market date): the series' freshness. */
+  /**
+   * The newest day whose data is final (`YYYY-MM-DD`, market date): the last of a complete file's window,
+   * or of a provisional file's before the day it was fetched. The series' freshness.
+   */
   newestComplete?: string;
 }
 
@@ -91,20 +94,27 @@ export async function datasetStatus(dataset: Dataset, now: Date): Promise<Datase
       if (size !== undefined) s.bytes += size;
       // failures are kept by path under root (older ledgers kept them absolute)
       if (failedPaths.has(output.key) || failedPaths.has(output.path)) s.failed++;
+      let final: string | undefined;
       if (!row || size === undefined || size !== row.bytes) s.missing++;
-      else if (row.provisional) s.provisional++;
-      else if (
+      else if (row.provisional) {
+        s.provisional++;
+        // its days before the day it was fetched are final: a growing file is never complete
+        const fetchedDay = row.fetchedAt.slice(0, 10);
+        const last = lastDayOf({ end: row.windowEnd ?? fetchedDay });
+        final = last && last < fetchedDay ? last : lastDayOf({ end: fetchedDay });
+      } else if (
         output.series.growing &&
         row.windowEnd !== undefined &&
         output.window.end !== undefined &&
         output.window.end > row.windowEnd
-      )
+      ) {
         s.provisional++; // behind the planned end: the next sync appends the rest
-      else {
+        final = lastDayOf({ end: row.windowEnd });
+      } else {
         s.complete++;
-        const last = lastDayOf(output.window);
-        if (last && (s.newestComplete === undefined || last > s.newestComplete)) s.newestComplete = last;
+        final = lastDayOf(output.window);
       }
+      if (final && (s.newestComplete === undefined || final > s.newestComplete)) s.newestComplete = final;
       if (row?.rows) s.rows += row.rows;
     }
     series.push(s);
