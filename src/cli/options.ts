@@ -297,7 +297,7 @@ export const OPTIONS = {
     value: 'url',
     negatable: true,
     group: 'network',
-    help: "send every request through this proxy, `http://[user:password@]host:port`; `--proxy ''` or `--no-proxy`: none (NO_PROXY still applies)",
+    help: "send every request through this proxy, `http://[user:password@]host:port`, NO_PROXY still applying; `--proxy ''`: none",
     defaultText: 'HTTP_PROXY for http://, HTTPS_PROXY for https://, from the environment or .env',
   },
 

@@ -224,6 +224,19 @@ describe('proxies without a proxy running', () => {
     });
   });
 
+  it('a dataset file names no proxy: the command line or the environment does', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'mdget.toml'),
+      '[[series]]\nname = "es"\nkind = "eod"\nsymbols = ["ESM25"]\nstart = "2025-03-03"\npath = "eod/{symbol}.csv"\noptions = { proxy = "http://proxy:3128" }\n',
+    );
+    const run = await runMain(['sync', '--dry-run'], { cwd: dir });
+    expect([run.code, run.stderr]).toEqual([
+      2,
+      `mdget: ${join(dir, 'mdget.toml')}:7: series "es": options.proxy: set by the command line (mdget sync --proxy) or HTTPS_PROXY and NO_PROXY in the environment or .env, not in options\n`,
+    ]);
+  });
+
   it('mdget config shows the proxy of each base URL and where it came from', async () => {
     await withEmulator(CANARY_ACCOUNT, async (emu) => {
       const env = {

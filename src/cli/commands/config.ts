@@ -5,7 +5,7 @@ import { readEnvFile, resolveConfig } from '../config.js';
 import { configFrom, type RunContext } from '../context.js';
 import { CREDENTIAL_URLS, plainHttpWarning } from '../credential-warnings.js';
 import type { FlagsOf } from '../flags.js';
-import { resolveTransport, type Transport } from '../transport.js';
+import type { Transport } from '../transport.js';
 
 /** `mdget config`: each setting, its value (password redacted) and where it came from. */
 export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Promise<void> {
@@ -23,8 +23,8 @@ export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Prom
       ] as const;
     },
   );
-  // configFrom resolved it; a second read would see the same flags, environment and file
-  const transport = ctx.transport ?? resolveTransport(flags.proxy, ctx.io.env, {}, undefined, ctx.io.cwd);
+  // configFrom resolved it from the same flags, environment and file
+  const transport = ctx.transport as Transport;
   rows.push(...proxyRows(config, transport));
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));

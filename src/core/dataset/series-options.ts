@@ -55,6 +55,8 @@ const SET_ELSEWHERE: Record<string, string> = {
   timeout: 'the command line (mdget sync --timeout)',
   shard: 'the command line (mdget sync --shard)',
   report: 'the command line (mdget sync --report)',
+  // a proxy URL may hold a password, which a dataset file never does
+  proxy: 'the command line (mdget sync --proxy) or HTTPS_PROXY and NO_PROXY in the environment or .env',
 };
 
 /** The download options of a series' `options` table; MDGET_USAGE naming `key(flag)` for one it cannot take. */
