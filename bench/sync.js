@@ -49,7 +49,9 @@ const line = (label, xs, base) => {
   const ratio = base ? `${(s / median(base.map((x) => x.seconds))).toFixed(2)}x the time` : 'baseline';
   const cpu = median(xs.map((x) => x.cpu)).toFixed(2);
   const rss = median(xs.map((x) => x.rssMiB)).toFixed(0);
-  console.log(`  ${label.padEnd(46)} ${s.toFixed(2).padStart(7)} s  ${cpu.padStart(6)} cpu-s  ${ratio.padEnd(16)} peak ${rss} MiB`);
+  console.log(
+    `  ${label.padEnd(46)} ${s.toFixed(2).padStart(7)} s  ${cpu.padStart(6)} cpu-s  ${ratio.padEnd(16)} peak ${rss} MiB`,
+  );
 };
 console.log(`sync: ${SYMBOLS.length} symbols x ${START}..${END} of ticks, ${RUNS} runs, medians`);
 line('mdget ticks, the same plan, a template', rows.plain);

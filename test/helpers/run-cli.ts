@@ -115,5 +115,10 @@ export async function runMain(
   // Let the last writes reach the collectors before they are read.
   await new Promise((resolve) => setImmediate(resolve));
   const stdoutBytes = Buffer.concat(out);
-  return { code, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr: Buffer.concat(err).toString('utf8') };
+  return {
+    code,
+    stdout: stdoutBytes.toString('utf8'),
+    stdoutBytes,
+    stderr: Buffer.concat(err).toString('utf8'),
+  };
 }
