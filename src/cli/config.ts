@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CONFIG_VARIABLES, type Config } from '../core/model/config.js';
-import { configError } from '../core/model/errors.js';
+import { configError, reasonOf } from '../core/model/errors.js';
 import type { ConfigFlags } from './flags.js';
 
 /**
@@ -34,9 +34,7 @@ export async function readEnvFile(
     return { path, values: parse(text) };
   } catch (error) {
     if (flag === undefined && (error as { code?: string }).code === 'ENOENT') return { values: {} };
-    throw configError(
-      `cannot read --env-file ${flag ?? '.env'}: ${(error as { code?: string }).code ?? 'unreadable'}`,
-    );
+    throw configError(`cannot read --env-file ${flag ?? '.env'}: ${reasonOf(error)}`);
   }
 }
 

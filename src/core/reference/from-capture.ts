@@ -55,7 +55,7 @@ async function checkCaptureFile(path: string): Promise<void> {
   try {
     isFile = (await stat(path)).isFile();
   } catch (error) {
-    throw usageError(`--from-capture ${path}: cannot read it (${errorCode(error) || 'error'})`);
+    throw usageError(`--from-capture ${path}: cannot read it: ${reasonOf(error)}`);
   }
   if (!isFile) throw usageError(`--from-capture ${path}: not a file (give a file, or - for stdin)`);
 }
