@@ -3,8 +3,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { errorCode, isAbort } from '../http/network-errors.js';
-import { interruptedError, isMdgetError, MdgetError, usageError } from '../model/errors.js';
+import { isAbort } from '../http/network-errors.js';
+import { interruptedError, isMdgetError, MdgetError, reasonOf, usageError } from '../model/errors.js';
 import { readCapture } from './capture.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import {
@@ -97,8 +97,4 @@ async function* resume<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): As
   } finally {
     await rest.return(undefined);
   }
-}
-
-function reasonOf(error: unknown): string {
-  return errorCode(error) || (error instanceof Error ? error.message : String(error));
 }
