@@ -4,7 +4,7 @@
  */
 import { type Config, type Requirement, requireConfig } from '../core/model/config.js';
 import { configError, usageError } from '../core/model/errors.js';
-import { readEnvFile, resolveConfig } from './config.js';
+import { fixedClockFrom, readEnvFile, resolveConfig } from './config.js';
 import type { ConfigFlags, OptionFlags } from './flags.js';
 import type { Io } from './io.js';
 
@@ -12,7 +12,10 @@ import type { Io } from './io.js';
 export interface RunContext {
   io: Io;
   signal: AbortSignal;
+  /** "now": the machine's clock at the start, or the instant MDGET_NOW fixes. */
   now: Date;
+  /** True when MDGET_NOW fixed `now` (environment, or the dotenv file once configFrom read it). */
+  clockFixed?: boolean;
   /** Secrets learned while resolving configuration; main redacts them from any message. */
   secrets: string[];
   /** What the run was: mdget's version and its arguments, for the report. */
@@ -46,6 +49,9 @@ export async function configFrom(
   if (flags.passwordStdin && !passwordFromStdin)
     throw configError('--password-stdin: standard input held no password line: pipe the password to it');
   const dotenv = await readEnvFile(flags.envFile, ctx.io.cwd);
+  // the environment's MDGET_NOW was applied by main; a dotenv file's (`mdget emulator` prints one) is now
+  const clock = fixedClockFrom(ctx.io.env, dotenv.values);
+  if (clock?.source === 'dotenv') Object.assign(ctx, { now: clock.now, clockFixed: true });
   const { config } = resolveConfig(
     { ...flags, ...(passwordFromStdin ? { passwordFromStdin } : {}) },
     ctx.io.env,

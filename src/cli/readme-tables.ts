@@ -6,6 +6,7 @@
  */
 import type { ParamSpec } from '../core/model/params.js';
 import { COMMANDS, type CommandSpec } from './command-table.js';
+import { CLOCK_VARIABLE } from './config.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { argumentTerm } from './help.js';
 import { OPTION_GROUPS, OPTIONS, type OptionName, type OptionSpec } from './options.js';
@@ -111,6 +112,7 @@ export function renderConfigTable(): string {
     if (row.hidden || (row.group !== 'config' && row.env === undefined)) continue;
     out.push(`| ${row.env ? `\`${row.env}\`` : '(none)'} | ${optionTerm(name)} | ${optionMeaning(name)} |`);
   }
+  out.push(`| \`${CLOCK_VARIABLE.name}\` | (none) | ${cell(CLOCK_VARIABLE.meaning)} |`);
   out.push('');
   return out.join('\n');
 }

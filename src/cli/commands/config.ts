@@ -1,6 +1,6 @@
 import { CONFIG_VARIABLES, type Config } from '../../core/model/config.js';
 import { REDACTED, redactText } from '../../core/model/redact.js';
-import { readEnvFile, resolveConfig } from '../config.js';
+import { CLOCK_VARIABLE, fixedClockFrom, readEnvFile, resolveConfig } from '../config.js';
 import { configFrom, type RunContext } from '../context.js';
 import type { FlagsOf } from '../flags.js';
 
@@ -10,14 +10,16 @@ export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Prom
   const dotenv = await readEnvFile(flags.envFile, ctx.io.cwd);
   const { config, sources } = resolveConfig(flags, ctx.io.env, dotenv.values, dotenv.path);
   if (flags.passwordStdin && ctx.secrets.length > 0) sources.password = 'stdin';
-  const rows = (Object.keys(CONFIG_VARIABLES) as (keyof Config)[]).map((key) => {
+  const rows = (Object.keys(CONFIG_VARIABLES) as (keyof Config)[]).map((key): [string, string, string] => {
     const source = sources[key] === 'dotenv' ? `dotenv ${dotenv.path}` : sources[key];
-    return [
-      CONFIG_VARIABLES[key],
-      shown(key, config, Boolean(flags.passwordStdin), ctx.secrets),
-      source,
-    ] as const;
+    return [CONFIG_VARIABLES[key], shown(key, config, Boolean(flags.passwordStdin), ctx.secrets), source];
   });
+  const clock = fixedClockFrom(ctx.io.env, dotenv.values);
+  rows.push([
+    CLOCK_VARIABLE.name,
+    clock ? clock.now.toISOString() : '(unset)',
+    clock ? (clock.source === 'dotenv' ? `dotenv ${dotenv.path}` : clock.source) : 'unset',
+  ]);
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   for (const [name, value, source] of rows) {

@@ -39,7 +39,7 @@ export async function runSyncCommand(
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
   };
   const fixedNow = ctx.now;
-  const now = ctx.io.env.MDGET_NOW ? () => fixedNow : () => new Date();
+  const now = ctx.clockFixed ? () => fixedNow : () => new Date();
   if (flags.dryRun) {
     // a dry run sends nothing: its plan needs no credentials
     const { planningConfig } = await import('../../core/dataset/status.js');
