@@ -94,9 +94,11 @@ export function renderDownloadOptions(): string {
 export function renderOptionsOf(name: string): string {
   const spec = COMMANDS.find((c) => c.name === name) as CommandSpec;
   const out = ['| Option | Meaning |', '|---|---|'];
-  for (const option of spec.options.filter((o) => OPTIONS[o].group !== 'config'))
+  // a hidden option (the refused --password) is in no table, as in no help
+  const shown = spec.options.filter((o) => !(OPTIONS[o] as OptionSpec).hidden);
+  for (const option of shown.filter((o) => OPTIONS[o].group !== 'config'))
     out.push(`| ${optionTerm(option)} | ${optionMeaning(option)} |`);
-  const config = spec.options.filter((o) => OPTIONS[o].group === 'config');
+  const config = shown.filter((o) => OPTIONS[o].group === 'config');
   if (config.length > 0)
     out.push(`| ${config.map(optionTerm).join(', ')} | configuration it reads (see Configuration) |`);
   out.push('');
