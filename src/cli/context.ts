@@ -2,9 +2,17 @@
  * What every command's run gets from main (streams, the abort signal, the clock, the secrets to redact),
  * and the configuration every command resolves the same way: flags > environment > dotenv > defaults.
  */
-import { type Config, type Requirement, requireConfig } from '../core/model/config.js';
+import {
+  CONFIG_VARIABLES,
+  type Config,
+  checkBaseUrl,
+  isBaseUrl,
+  type Requirement,
+  requireConfig,
+} from '../core/model/config.js';
 import { configError, usageError } from '../core/model/errors.js';
 import { fixedClockFrom, readEnvFile, resolveConfig } from './config.js';
+import { flagNames } from './flag-names.js';
 import type { ConfigFlags, OptionFlags } from './flags.js';
 import type { Io } from './io.js';
 
@@ -52,13 +60,18 @@ export async function configFrom(
   // the environment's MDGET_NOW was applied by main; a dotenv file's (`mdget emulator` prints one) is now
   const clock = fixedClockFrom(ctx.io.env, dotenv.values);
   if (clock?.source === 'dotenv') Object.assign(ctx, { now: clock.now, clockFixed: true });
-  const { config } = resolveConfig(
+  const { config, sources } = resolveConfig(
     { ...flags, ...(passwordFromStdin ? { passwordFromStdin } : {}) },
     ctx.io.env,
     dotenv.values,
     dotenv.path,
   );
   if (config.password) ctx.secrets.push(config.password);
+  // a URL given as a flag is named by its flag; the library's check names the variable
+  for (const key of Object.keys(CONFIG_VARIABLES) as (keyof Config)[]) {
+    const value = config[key];
+    if (isBaseUrl(key) && sources[key] === 'flag' && value) checkBaseUrl(value, flagNames(key));
+  }
   requireConfig(config, needs);
   return config;
 }

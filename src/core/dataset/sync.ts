@@ -94,7 +94,9 @@ async function syncLocked(
 ): Promise<SyncResult> {
   const share = options.shard;
   const ledger = Ledger.open(dataset.root, share);
-  const syncId = ledger.startSync(deps.now().toISOString(), process.pid);
+  // a sync's own start and end are when it ran, on the machine's clock, whatever day `now` plans for
+  // (MDGET_NOW fixes the latter only: a fixed clock would give every sync one start and end)
+  const syncId = ledger.startSync(new Date().toISOString(), process.pid);
   const result = emptyResult();
   try {
     const rows = ledger.rows();
@@ -127,7 +129,7 @@ async function syncLocked(
     result.failure = failureOf(result, deps.signal);
   } finally {
     ledger.endSync(syncId, {
-      endedAt: deps.now().toISOString(),
+      endedAt: new Date().toISOString(),
       outcome: result.failure?.code ?? 'ok',
       fetched: result.fetches.length - result.failed.length,
       failed: result.failed.length,
