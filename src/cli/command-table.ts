@@ -302,7 +302,7 @@ export const COMMANDS = [
 export type CommandName = (typeof COMMANDS)[number]['name'];
 
 /** The download commands, by name. */
-export type DownloadName = Extract<(typeof COMMANDS)[number], { section: 'download' }>['name'];
+export type DownloadCommandName = Extract<(typeof COMMANDS)[number], { section: 'download' }>['name'];
 
 /** The spec of a command, or undefined for an unknown name. */
 export function commandSpec(name: string): CommandSpec | undefined {

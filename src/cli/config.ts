@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CONFIG_VARIABLES, type Config } from '../core/model/config.js';
-import { configError } from '../core/model/errors.js';
+import { configError, reasonOf } from '../core/model/errors.js';
 import type { ConfigFlags } from './flags.js';
 
 /**
@@ -34,9 +34,7 @@ export async function readEnvFile(
     return { path, values: parse(text) };
   } catch (error) {
     if (flag === undefined && (error as { code?: string }).code === 'ENOENT') return { values: {} };
-    throw configError(
-      `cannot read --env-file ${flag ?? '.env'}: ${(error as { code?: string }).code ?? 'unreadable'}`,
-    );
+    throw configError(`cannot read --env-file ${flag ?? '.env'}: ${reasonOf(error)}`);
   }
 }
 
@@ -75,4 +73,29 @@ export function resolveConfig(
     if (hit) config[key] = hit[0]!;
   }
   return { config, sources, ...(envFile ? { envFile } : {}) };
+}
+
+/** The variable that fixes mdget's "now", and what it means (the config table, `mdget config`). */
+export const CLOCK_VARIABLE = {
+  name: 'MDGET_NOW',
+  meaning:
+    'fixes "now" to an ISO 8601 instant (default: the machine\'s clock); `mdget emulator --set now=…` prints it',
+} as const;
+
+/**
+ * The instant MDGET_NOW fixes, from the environment, else the dotenv file, with where it came from; undefined
+ * for the machine's clock. Throws MDGET_CONFIG for a value that is not an instant.
+ */
+export function fixedClockFrom(
+  env: Record<string, string | undefined>,
+  dotenv: Record<string, string> = {},
+): { now: Date; source: 'environment' | 'dotenv' } | undefined {
+  const name = CLOCK_VARIABLE.name;
+  const fromEnv = env[name] !== undefined && env[name] !== '';
+  const value = fromEnv ? env[name] : dotenv[name];
+  if (value === undefined || value === '') return undefined;
+  const now = new Date(value);
+  if (Number.isNaN(now.getTime()))
+    throw configError(`${name}=${value}: not an instant; give ISO 8601, such as 2025-03-14T21:00:00Z`);
+  return { now, source: fromEnv ? 'environment' : 'dotenv' };
 }

@@ -2,12 +2,19 @@
  * What every command's run gets from main (streams, the abort signal, the clock, the secrets to redact),
  * and the configuration every command resolves the same way: flags > environment > dotenv > defaults.
  */
-
 import { proxySecrets } from '../core/http/proxy-route.js';
-import { type Config, type Requirement, requireConfig } from '../core/model/config.js';
+import {
+  CONFIG_VARIABLES,
+  type Config,
+  checkBaseUrl,
+  isBaseUrl,
+  type Requirement,
+  requireConfig,
+} from '../core/model/config.js';
 import { configError, usageError } from '../core/model/errors.js';
-import { readEnvFile, resolveConfig } from './config.js';
+import { fixedClockFrom, readEnvFile, resolveConfig } from './config.js';
 import { CREDENTIAL_URLS, envFileWarning, plainHttpWarning } from './credential-warnings.js';
+import { flagNames } from './flag-names.js';
 import type { ConfigFlags, OptionFlags } from './flags.js';
 import type { Io } from './io.js';
 import type { Log } from './log.js';
@@ -17,9 +24,12 @@ import { resolveTransport, type Transport } from './transport.js';
 export interface RunContext {
   io: Io;
   signal: AbortSignal;
+  /** "now": the machine's clock at the start, or the instant MDGET_NOW fixes. */
   now: Date;
   /** The instant now as the run goes on: MDGET_NOW when set (fixed), else the system clock. */
   clock(): Date;
+  /** True when MDGET_NOW fixed `now` (environment, or the dotenv file once configFrom read it). */
+  clockFixed?: boolean;
   /** Secrets learned while resolving configuration; main redacts them from any message. */
   secrets: string[];
   /** Where every stderr line goes: text or JSON lines (log.ts). */
@@ -57,13 +67,21 @@ export async function configFrom(
   if (flags.passwordStdin && !passwordFromStdin)
     throw configError('--password-stdin: standard input held no password line: pipe the password to it');
   const dotenv = await readEnvFile(flags.envFile, ctx.io.cwd);
-  const { config } = resolveConfig(
+  // the environment's MDGET_NOW was applied by main; a dotenv file's (`mdget emulator` prints one) is now
+  const clock = fixedClockFrom(ctx.io.env, dotenv.values);
+  if (clock?.source === 'dotenv') Object.assign(ctx, { now: clock.now, clockFixed: true });
+  const { config, sources } = resolveConfig(
     { ...flags, ...(passwordFromStdin ? { passwordFromStdin } : {}) },
     ctx.io.env,
     dotenv.values,
     dotenv.path,
   );
   if (config.password) ctx.secrets.push(config.password);
+  // a URL given as a flag is named by its flag; the library's check names the variable
+  for (const key of Object.keys(CONFIG_VARIABLES) as (keyof Config)[]) {
+    const value = config[key];
+    if (isBaseUrl(key) && sources[key] === 'flag' && value) checkBaseUrl(value, flagNames(key));
+  }
   const first = ctx.transport === undefined;
   const transport = resolveTransport(flags.proxy, ctx.io.env, dotenv.values, dotenv.path, ctx.io.cwd);
   ctx.transport = transport;

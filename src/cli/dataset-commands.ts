@@ -11,7 +11,7 @@ export const DATASET_COMMANDS = [
     section: 'dataset',
     summary: 'bring a dataset up to date: fetch what is missing, provisional or changed, and record it',
     about:
-      'Reads the dataset file, fetches every file that has no ledger row, whose row is provisional, or whose file is missing, changed or made with other settings, appends to files that grow once their bytes are checked against their row, refreshes the reference files only when the service says they changed, and records each file in `<root>/.mdget/ledger.sqlite` once it is in place. See docs/dataset.md.',
+      'Reads the dataset file, fetches every file that has no ledger row, whose row is provisional, or whose file is missing, changed or made with other settings, appends to files that grow once their bytes are checked against their row, refreshes the reference files only when the service says they changed, and records each file in `<root>/.mdget/ledger.sqlite` once it is in place. The days up to "now" are planned: the machine\'s clock, or the instant MDGET_NOW fixes (environment or --env-file; `mdget emulator --set now=…` prints it). See docs/dataset.md.',
     args: FILE_ARG,
     options: [
       'sync-dry-run',

@@ -5,6 +5,7 @@ import { isMdgetError } from '../core/model/errors.js';
 import { usePlainFallbacks } from '../core/model/fallbacks.js';
 import { redactText } from '../core/model/redact.js';
 import { COMMANDS, commandSpec } from './command-table.js';
+import { fixedClockFrom } from './config.js';
 import type { RunContext } from './context.js';
 import {
   EXIT,
@@ -113,21 +114,23 @@ async function run(
     });
     return exitCodeFor('MDGET_IO');
   };
-  // MDGET_NOW fixes "now" (an ISO 8601 instant): reproducible runs, and tests of what a later day does.
-  const now = streams.env.MDGET_NOW ? new Date(streams.env.MDGET_NOW) : new Date();
-  if (Number.isNaN(now.getTime())) {
-    log.closing(
-      'error',
-      `mdget: MDGET_NOW=${streams.env.MDGET_NOW}: not an instant; give ISO 8601, such as 2025-03-14T21:00:00Z`,
-      { code: 'MDGET_CONFIG' },
-    );
+  // MDGET_NOW fixes "now" (an ISO 8601 instant): reproducible runs, and tests of what a later day does;
+  // one from the dotenv file is applied once the command reads that file (context.ts).
+  let clock: ReturnType<typeof fixedClockFrom>;
+  try {
+    clock = fixedClockFrom(streams.env);
+  } catch (error) {
+    log.closing('error', `mdget: ${(error as Error).message}`, { code: 'MDGET_CONFIG' });
     return exitCodeFor('MDGET_CONFIG');
   }
+  const now = clock?.now ?? new Date();
   const ctx: RunContext = {
     io: watched,
     signal: controller.signal,
     now,
-    clock: streams.env.MDGET_NOW ? () => now : () => new Date(),
+    clockFixed: clock !== undefined,
+    // read when asked: a clock fixed by the dotenv file is known only once the command has read it
+    clock: () => (ctx.clockFixed ? ctx.now : new Date()),
     secrets,
     log,
     version: version(),

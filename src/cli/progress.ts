@@ -1,5 +1,6 @@
 import type cliProgressModule from 'cli-progress';
 import type { PlanEvent, ProgressEvent } from '../core/run/run-types.js';
+import type { RetryInfo } from '../core/run/scheduler.js';
 import type { Io } from './io.js';
 import type { Log } from './log.js';
 import {
@@ -10,7 +11,7 @@ import {
   printable,
   retryLine,
 } from './progress-lines.js';
-import { type RetryInfo, RunTally } from './run-tally.js';
+import { RunTally } from './run-tally.js';
 
 /**
  * How progress is shown: `bars` redrawn in place on a terminal, plain `lines` every few seconds for a log

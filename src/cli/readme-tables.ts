@@ -6,6 +6,7 @@
  */
 import type { ParamSpec } from '../core/model/params.js';
 import { COMMANDS, type CommandSpec } from './command-table.js';
+import { CLOCK_VARIABLE } from './config.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { argumentTerm } from './help.js';
 import { OPTION_GROUPS, OPTIONS, type OptionName, type OptionSpec } from './options.js';
@@ -93,9 +94,11 @@ export function renderDownloadOptions(): string {
 export function renderOptionsOf(name: string): string {
   const spec = COMMANDS.find((c) => c.name === name) as CommandSpec;
   const out = ['| Option | Meaning |', '|---|---|'];
-  for (const option of spec.options.filter((o) => OPTIONS[o].group !== 'config'))
+  // a hidden option (the refused --password) is in no table, as in no help
+  const shown = spec.options.filter((o) => !(OPTIONS[o] as OptionSpec).hidden);
+  for (const option of shown.filter((o) => OPTIONS[o].group !== 'config'))
     out.push(`| ${optionTerm(option)} | ${optionMeaning(option)} |`);
-  const config = spec.options.filter((o) => OPTIONS[o].group === 'config');
+  const config = shown.filter((o) => OPTIONS[o].group === 'config');
   if (config.length > 0)
     out.push(`| ${config.map(optionTerm).join(', ')} | configuration it reads (see Configuration) |`);
   out.push('');
@@ -111,6 +114,7 @@ export function renderConfigTable(): string {
     if (row.hidden || (row.group !== 'config' && row.env === undefined)) continue;
     out.push(`| ${row.env ? `\`${row.env}\`` : '(none)'} | ${optionTerm(name)} | ${optionMeaning(name)} |`);
   }
+  out.push(`| \`${CLOCK_VARIABLE.name}\` | (none) | ${cell(CLOCK_VARIABLE.meaning)} |`);
   out.push('');
   return out.join('\n');
 }

@@ -3,13 +3,14 @@
  * one entry per request. Its shape is docs/report.schema.json; every secret is redacted.
  */
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { MdgetError, reasonOf } from '../core/model/errors.js';
 import { redactText } from '../core/model/redact.js';
 import { runTotals } from '../core/run/run-totals.js';
 import type { BatchResult, RequestResult } from '../core/run/run-types.js';
 import { tempPathFor } from '../core/sink/atomic-file.js';
 import { checkTarget, makeDirectoriesFor } from '../core/sink/targets.js';
+import { checkWritableDirectory } from '../core/sink/writable.js';
 import type { RunContext } from './context.js';
 import { flagNames } from './flag-names.js';
 
@@ -22,6 +23,7 @@ export async function checkReportPath(path: string): Promise<void> {
   // a report is replaced whatever is there, but a directory
   const kind = checkTarget(path, true, (option) => (option === 'output' ? '--report' : flagNames(option)));
   if (kind === 'missing') await makeDirectoriesFor([resolve(path)], '--report');
+  await checkWritableDirectory(dirname(resolve(path)), `--report ${path}`);
 }
 
 /** The totals of a download: requests sent, of which continuations and retries; rows, bytes and files written. */

@@ -2,12 +2,12 @@ import { retryPolicy } from '../core/http/retry.js';
 import { DEFAULTS } from '../core/model/defaults.js';
 import { redactText } from '../core/model/redact.js';
 import type { RunDeps } from '../core/run/run-types.js';
+import type { RetryInfo } from '../core/run/scheduler.js';
 import { DescriptorWritable } from '../core/sink/descriptor-writable.js';
 import type { Flags, RunContext } from './context.js';
 import type { LogFields } from './log.js';
 import { createProgress, progressMode } from './progress.js';
 import { printable } from './progress-lines.js';
-import type { RetryInfo } from './run-tally.js';
 import { formatSummary, summaryOf, untoldFailures } from './summary.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { PlanEvent, ProgressEvent } from '../core/run/run-types.js';
+import type { RetryInfo } from '../core/run/scheduler.js';
 
 /** One request whose body is coming in, as the progress display knows it: its last event's figures, and more. */
 export interface ActiveDownload
@@ -9,14 +10,6 @@ export interface ActiveDownload
    * and whose Content-Length counts compressed bytes. Core does not say which encoding a body has.
    */
   encoded: boolean;
-}
-
-/** What core tells of a retry (HttpDeps.onRetry): the URL redacted, or the output started over. */
-export interface RetryInfo {
-  url: string;
-  attempt: number;
-  delayMs: number;
-  reason: string;
 }
 
 /** A retry waiting for its delay. */

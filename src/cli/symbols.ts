@@ -1,4 +1,4 @@
-import { usageError } from '../core/model/errors.js';
+import { reasonOf, usageError } from '../core/model/errors.js';
 import type { Io } from './io.js';
 
 /** Positional symbols plus --symbols-file, checked: no blanks inside, no commas (lists are comma-joined). */
@@ -18,9 +18,7 @@ export async function symbolsFrom(
           ? await readAll(io.stdin)
           : await (await import('node:fs/promises')).readFile(file, 'utf8');
     } catch (error) {
-      throw usageError(
-        `--symbols-file ${file}: cannot read it (${(error as { code?: string }).code ?? 'error'})`,
-      );
+      throw usageError(`--symbols-file ${file}: cannot read it: ${reasonOf(error)}`);
     }
     for (const line of text.split(/\r?\n/)) {
       const symbol = line.replace(/#.*/, '').trim();

@@ -151,7 +151,8 @@ describe('mdget ticks / minutes / eod against the emulator', () => {
         daystoexpiration: '5',
         contractroll: 'combined',
         start: '20250101',
-        end: '20250301',
+        // the last day before --end: the service's end is inclusive, and a period takes in every day sent
+        end: '20250228',
       });
     });
   });

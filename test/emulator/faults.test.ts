@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Fault } from '../../src/emulator/index.js';
+import { onFakeClock } from '../helpers/fake-clock.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 import { crlfLines, get, withCredentials } from './http.js';
 
@@ -106,12 +107,17 @@ describe('emulator: fault injection', () => {
   });
 
   it('slow: waits before the headers, then answers normally', async () => {
-    await withEmulator({ faults: [{ kind: 'slow', delayMs: 150, times: 1 }] }, async (emu) => {
-      const started = Date.now();
-      const slow = await get(ticksUrl(emu));
-      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-      expect(crlfLines(slow.body).length).toBeGreaterThan(100);
-    });
+    // a fake clock the test moves: no answer before 150 ms of it, the whole body at 150
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await withEmulator({ faults: [{ kind: 'slow', delayMs: 150, times: 1 }] }, async (emu) => {
+        const slow = await onFakeClock(emu, ticksUrl(emu), 150);
+        expect([slow.atOnce, slow.justBefore, slow.response.status]).toEqual([false, false, 200]);
+        expect(crlfLines(slow.response.body).length).toBeGreaterThan(100);
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('redirect: a 302 with the Location', async () => {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type CommandName, commandSpec, type DownloadName } from '../../src/cli/command-table.js';
+import { type CommandName, commandSpec, type DownloadCommandName } from '../../src/cli/command-table.js';
 import { DOWNLOAD_MAPPERS } from '../../src/cli/commands/download-options.js';
 import { flagNames } from '../../src/cli/flag-names.js';
 import { NO_COLORS } from '../../src/cli/io.js';
@@ -56,9 +56,9 @@ async function optionsFor(argv: string[]): Promise<DownloadOptions> {
   const { name, args, flags } = await parse(argv);
   const symbols = args.at(-1) as string[];
   const database = typeof args[0] === 'string' ? args[0] : undefined;
-  const mapper = DOWNLOAD_MAPPERS[name as DownloadName] as (f: unknown, i: unknown) => DownloadOptions;
+  const mapper = DOWNLOAD_MAPPERS[name as DownloadCommandName] as (f: unknown, i: unknown) => DownloadOptions;
   const options = mapper(flags, { symbols, ...(database ? { database } : {}) });
-  resolve(name as DownloadName, options, { config: CONFIG, now: NOW, names: flagNames });
+  resolve(name as DownloadCommandName, options, { config: CONFIG, now: NOW, names: flagNames });
   return options;
 }
 

@@ -1,7 +1,7 @@
 import { proxyRoute } from '../../core/http/proxy-route.js';
 import { CONFIG_VARIABLES, type Config } from '../../core/model/config.js';
 import { REDACTED, redactText, redactUrl } from '../../core/model/redact.js';
-import { readEnvFile, resolveConfig } from '../config.js';
+import { CLOCK_VARIABLE, fixedClockFrom, readEnvFile, resolveConfig } from '../config.js';
 import { configFrom, type RunContext } from '../context.js';
 import { CREDENTIAL_URLS, plainHttpWarning } from '../credential-warnings.js';
 import type { FlagsOf } from '../flags.js';
@@ -23,6 +23,12 @@ export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Prom
       ] as const;
     },
   );
+  const clock = fixedClockFrom(ctx.io.env, dotenv.values);
+  rows.push([
+    CLOCK_VARIABLE.name,
+    clock ? clock.now.toISOString() : '(unset)',
+    clock ? (clock.source === 'dotenv' ? `dotenv ${dotenv.path}` : clock.source) : 'unset',
+  ]);
   // configFrom resolved it from the same flags, environment and file
   const transport = ctx.transport as Transport;
   rows.push(...proxyRows(config, transport));

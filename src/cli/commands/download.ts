@@ -183,12 +183,16 @@ class PlanLines {
 const toList = (arg: string | string[] | undefined): string[] =>
   arg === undefined ? [] : typeof arg === 'string' ? [arg] : arg;
 
-/** Refuses a --temp-dir that is not a directory (no request sent). */
+/** Refuses a --temp-dir that is not a directory, or one no spool file can be made in (no request sent). */
 async function checkTempDir(path: string): Promise<void> {
-  const { stat } = await import('node:fs/promises');
+  const [{ stat }, { checkWritableDirectory }] = await Promise.all([
+    import('node:fs/promises'),
+    import('../../core/sink/writable.js'),
+  ]);
   const info = await stat(path).catch(() => undefined);
   if (!info?.isDirectory())
     throw usageError(`--temp-dir ${path}: not a directory (give an existing directory)`);
+  await checkWritableDirectory(path, `--temp-dir ${path}`);
 }
 
 /**

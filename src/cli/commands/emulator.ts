@@ -1,4 +1,5 @@
 import { usageError } from '../../core/model/errors.js';
+import { CLOCK_VARIABLE } from '../config.js';
 import type { RunContext } from '../context.js';
 import type { FlagsOf } from '../flags.js';
 
@@ -44,6 +45,9 @@ export async function runEmulator(flags: FlagsOf<'emulator'>, ctx: RunContext): 
     throw listenError(error, options.port) ?? error;
   }
   for (const [name, value] of Object.entries(server.env)) ctx.io.stdout.write(`${name}=${value}\n`);
+  // the emulator's clock is mdget's too: a file of these lines given to --env-file plans the same days
+  if (options.now instanceof Date)
+    ctx.io.stdout.write(`${CLOCK_VARIABLE.name}=${options.now.toISOString()}\n`);
   ctx.io.stderr.write(`mdget: emulator listening on ${server.url} (Ctrl-C to stop)\n`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

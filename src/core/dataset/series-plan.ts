@@ -61,7 +61,10 @@ export function planSeries(series: Series, ctx: PlanningContext): SeriesPlan {
     // the line of the key the message names first (options are named while planning, not only in errors)
     const at = (option: string) => error.message.indexOf(series.names(option));
     const key = named.filter((o) => at(o) >= 0).sort((a, b) => at(a) - at(b))[0] ?? named[0];
-    throw new MdgetError(error.code, `${series.where(key)}: ${error.message}`, { cause: error });
+    // every key is named with its series (`series "a": end`): the message names the series once
+    const label = `series "${series.name}": `;
+    const message = label + error.message.replaceAll(label, '');
+    throw new MdgetError(error.code, `${series.where(key)}: ${message}`, { cause: error });
   }
   const requests = jobs.flatMap((job) => job.requests);
   const job: Job = { ...(jobs[0] as Job), requests, warnings: [] };

@@ -72,7 +72,9 @@ async function syncLocked(
 ): Promise<SyncResult> {
   const share = options.shard;
   const ledger = Ledger.open(dataset.root, share);
-  const syncId = ledger.startSync(deps.now().toISOString(), process.pid);
+  // a sync's own start and end are when it ran, on the machine's clock, whatever day `now` plans for
+  // (MDGET_NOW fixes the latter only: a fixed clock would give every sync one start and end)
+  const syncId = ledger.startSync(new Date().toISOString(), process.pid);
   const result = emptyResult();
   const recorder = new Recorder(ledger, deps.now);
   let refused: unknown;
@@ -116,7 +118,7 @@ async function syncLocked(
     result.failure = failureOf(result, deps.signal);
   } finally {
     result.written = recorder.written;
-    refused = recordEnd(ledger, syncId, result, dataset.root, deps.now);
+    refused = recordEnd(ledger, syncId, result, dataset.root);
     ledger.close();
   }
   // a full disk may refuse the record of the sync too: the failure that ended it is the one to tell
@@ -125,16 +127,11 @@ async function syncLocked(
 }
 
 /** Records how the sync ended; returns the ledger's failure to, if any, for the caller to weigh. */
-function recordEnd(
-  ledger: Ledger,
-  syncId: number,
-  result: SyncResult,
-  root: string,
-  now: () => Date,
-): unknown {
+function recordEnd(ledger: Ledger, syncId: number, result: SyncResult, root: string): unknown {
   try {
     ledger.endSync(syncId, {
-      endedAt: now().toISOString(),
+      // when it ran, as its start: not the day `now` plans for
+      endedAt: new Date().toISOString(),
       outcome: result.failure?.code ?? 'ok',
       fetched: result.written,
       failed: result.failed.length,

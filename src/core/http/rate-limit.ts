@@ -8,6 +8,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * limit again together. A refusal also halves the rate, which then creeps back up by a tenth of the rate
  * asked for with each request that succeeds.
  */
+/** Waits `ms`, rejecting when `signal` aborts: the timer by default, a virtual clock's in tests. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+const timerSleep: Sleep = (ms, signal) => sleep(ms, undefined, signal ? { signal } : {});
+
 export class RateLimiter {
   private rate: number | undefined;
   private tokens: number;
@@ -17,6 +22,7 @@ export class RateLimiter {
   constructor(
     private readonly target: number | undefined,
     private readonly now: () => number = () => performance.now(),
+    private readonly wait: Sleep = timerSleep,
   ) {
     this.rate = target;
     this.tokens = target === undefined ? 0 : 1;
@@ -33,7 +39,7 @@ export class RateLimiter {
     for (;;) {
       const now = this.now();
       if (now < this.heldUntilMs) {
-        await sleep(this.heldUntilMs - now, undefined, signal ? { signal } : {});
+        await this.wait(this.heldUntilMs - now, signal);
         continue;
       }
       if (this.rate === undefined) return;
@@ -42,7 +48,7 @@ export class RateLimiter {
         this.tokens -= 1;
         return;
       }
-      await sleep(Math.ceil(((1 - this.tokens) / this.rate) * 1000), undefined, signal ? { signal } : {});
+      await this.wait(Math.ceil(((1 - this.tokens) / this.rate) * 1000), signal);
     }
   }
 

@@ -49,7 +49,7 @@ export function requireConfig(config: Config, needs: readonly Requirement[]): vo
             : `set ${name} or add it to .env`;
         throw configError(`missing ${describe(key)}: ${how} (try \`mdget emulator\` for a local service)`);
       }
-      if (key.endsWith('Url')) checkBaseUrl(value, name);
+      if (isBaseUrl(key)) checkBaseUrl(value, name);
     }
   }
 }
@@ -58,7 +58,11 @@ function describe(key: keyof Config): string {
   return key === 'username' ? 'user name' : key === 'password' ? 'password' : CONFIG_VARIABLES[key];
 }
 
-function checkBaseUrl(value: string, name: string): void {
+/** True for the settings that are base URLs of the service. */
+export const isBaseUrl = (key: keyof Config): boolean => key.endsWith('Url');
+
+/** Throws MDGET_CONFIG naming `name` (a variable or a flag) unless `value` is a base URL mdget can use. */
+export function checkBaseUrl(value: string, name: string): void {
   let url: URL;
   try {
     url = new URL(value);

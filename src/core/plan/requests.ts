@@ -183,8 +183,20 @@ export function planEod(
     const { start, end } = ctx.datesOf(symbol);
     // The service ignores maxrecords when a start is given: then it limits nothing.
     const userLimit = start ? undefined : params.maxrecords;
+    // The service's EOD end is inclusive and it aggregates a longer period from the days it selects, so
+    // a weekly bar would take in the --end day; filtering rows cannot undo that, so such a request
+    // ends at the last day before --end (docs/completeness.md#eods-inclusive-end).
     const build: Build = (window) =>
-      buildEodUrl(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
+      buildEodUrl(
+        ctx.config,
+        symbol,
+        {
+          ...params,
+          start: window.start,
+          end: daily || !window.end ? window.end : lastDayBefore(window.end),
+        },
+        ctx.extra,
+      );
     const base = { kind: 'eod' as const, command: 'eod', symbol, zone, trend: params.trend ?? false };
     const series = { order, resolution: 'day' as const, filterEnd: daily, ...limitOf(userLimit) };
     let windows: SeriesWindow[] = [{ ...(start ? { start } : {}), ...(end ? { end } : {}) }];
@@ -200,6 +212,9 @@ export function planEod(
     return windows.map((window) => seriesPlan(base, window, series, build, ctx));
   });
 }
+
+/** The last whole or partial day before an exclusive end: the day of the instant just before it. */
+const lastDayBefore = (end: WallTime): WallTime => startOfDay(new Date(end.getTime() - 1));
 
 function limitOf(maxrecords: number | undefined): { userLimit?: number } {
   return maxrecords === undefined ? {} : { userLimit: maxrecords };

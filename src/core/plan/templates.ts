@@ -41,9 +41,34 @@ export function sanitizeFilePart(value: string): string {
   return cleaned === '' ? '_' : cleaned;
 }
 
-/** The file name of one request: placeholders replaced by sanitized values (pure). */
-export function expandTemplate(template: string, vars: TemplateVars): string {
-  return template.replace(/\{(symbol|date|start|end|command|ext)\}/g, (_, key: keyof TemplateVars) =>
-    sanitizeFilePart(vars[key] ?? ''),
+/**
+ * A value as Hive writes it in a `key=value` folder (its FileUtils.escapePathName): control characters, DEL
+ * and `" # % ' * / : = ? \ { [ ] ^` as `%XX`, so Hive-partitioned readers (DuckDB, pyarrow, Spark) decode the
+ * folder back to the value itself, `ES%2A1` to `ES*1`; an empty value is Hive's null partition.
+ */
+export function escapeHiveValue(value: string): string {
+  if (value === '') return '__HIVE_DEFAULT_PARTITION__';
+  return value.replace(
+    /[\u0000-\u001f"#%'*/:=?\\{[\]^\u007f]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
   );
+}
+
+/** A folder named `key=...`: a Hive partition, whose value readers take in place of the file's column. */
+const HIVE_FOLDER = /^[^{}=]+=/;
+
+/**
+ * The file name of one request: placeholders replaced by their values (pure). In a Hive folder
+ * (`symbol={symbol}/`) a value is escaped as Hive does; elsewhere it is made safe as a file-name part.
+ */
+export function expandTemplate(template: string, vars: TemplateVars): string {
+  const segments = template.split('/');
+  return segments
+    .map((segment, i) => {
+      const safe = i < segments.length - 1 && HIVE_FOLDER.test(segment) ? escapeHiveValue : sanitizeFilePart;
+      return segment.replace(/\{(symbol|date|start|end|command|ext)\}/g, (_, key: keyof TemplateVars) =>
+        safe(vars[key] ?? ''),
+      );
+    })
+    .join('/');
 }

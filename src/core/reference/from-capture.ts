@@ -3,8 +3,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { errorCode, isAbort } from '../http/network-errors.js';
-import { interruptedError, isMdgetError, MdgetError, usageError } from '../model/errors.js';
+import { isAbort } from '../http/network-errors.js';
+import { interruptedError, isMdgetError, MdgetError, reasonOf, usageError } from '../model/errors.js';
 import { readCapture } from './capture.js';
 import type { InstrumentEntry } from './instrument-stream.js';
 import {
@@ -55,7 +55,7 @@ async function checkCaptureFile(path: string): Promise<void> {
   try {
     isFile = (await stat(path)).isFile();
   } catch (error) {
-    throw usageError(`--from-capture ${path}: cannot read it (${errorCode(error) || 'error'})`);
+    throw usageError(`--from-capture ${path}: cannot read it: ${reasonOf(error)}`);
   }
   if (!isFile) throw usageError(`--from-capture ${path}: not a file (give a file, or - for stdin)`);
 }
@@ -97,8 +97,4 @@ async function* resume<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): As
   } finally {
     await rest.return(undefined);
   }
-}
-
-function reasonOf(error: unknown): string {
-  return errorCode(error) || (error instanceof Error ? error.message : String(error));
 }

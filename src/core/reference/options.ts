@@ -18,19 +18,19 @@ export type ExchangesOutputFormat = ExchangesFormat | 'xml';
 export type InstrumentsFormat = TableStreamFormat | 'sqlite' | 'parquet';
 
 /** Where a reference command writes: a file written atomically (absent: the run's stream); `force` overwrites. */
-export interface OutputOptions {
+export interface ReferenceOutputOptions {
   output?: string;
   force: boolean;
 }
 
 /** Options of `runExchanges`: `find` keeps exchanges whose id or description contains it (any case). */
-export interface ExchangesOptions extends OutputOptions {
+export interface ExchangesOptions extends ReferenceOutputOptions {
   format: ExchangesOutputFormat;
   find?: string;
 }
 
 /** How profile tables are written: `table` picks the one table `csv` or `parquet` writes (default `instruments`). */
-export interface TablesOptions extends OutputOptions {
+export interface TablesOptions extends ReferenceOutputOptions {
   format: InstrumentsFormat;
   table?: ProfileTable;
   /** How `parquet` compresses its pages (default zstd). */

@@ -11,6 +11,7 @@ import {
   setJsonKey,
   stringifyLossless,
 } from './lossless-json.js';
+import { hasOnly, spreadLegRows, symbolRows } from './profile-child-rows.js';
 import type { InstrumentRow, ProfileRows, SpreadLegRow, SymbolRow } from './profile-tables.js';
 
 type TextKey = {
@@ -107,9 +108,6 @@ function emptyInstrument(marketId: string): InstrumentRow {
   };
 }
 
-const hasOnly = (object: JsonObject, keys: readonly string[]) =>
-  Object.keys(object).every((key) => keys.includes(key));
-
 const smallInt = (value: JsonValue | undefined): number | undefined =>
   value === undefined ? 0 : typeof value === 'number' && Number.isInteger(value) ? value : undefined;
 
@@ -144,57 +142,6 @@ function tradeDates(calendar: JsonValue): [string | null, string | null] {
     else if (last === undefined && type === 'LAST_TRADE_DATE') last = item;
   }
   return [dateOfEvent(first), dateOfEvent(last)];
-}
-
-function symbolRows(marketId: string, value: JsonValue): [SymbolRow[], boolean] {
-  if (!Array.isArray(value)) return [[], false];
-  const rows: SymbolRow[] = [];
-  let complete = true;
-  for (const item of value) {
-    const vendor = isJsonObject(item) ? (item['vendor'] ?? '') : undefined;
-    const symbol = isJsonObject(item) ? (item['symbol'] ?? '') : undefined;
-    const longSymbol = isJsonObject(item) ? (item['longSymbol'] ?? null) : undefined;
-    if (
-      !isJsonObject(item) ||
-      typeof vendor !== 'string' ||
-      typeof symbol !== 'string' ||
-      (longSymbol !== null && typeof longSymbol !== 'string')
-    ) {
-      complete = false;
-      continue;
-    }
-    if (!hasOnly(item, ['vendor', 'symbol', 'longSymbol'])) complete = false;
-    rows.push({ marketId, vendor, symbol, longSymbol: longSymbol ?? null });
-  }
-  return [rows, complete];
-}
-
-function spreadLegRows(marketId: string, value: JsonValue): [SpreadLegRow[], boolean] {
-  if (!Array.isArray(value)) return [[], false];
-  const rows: SpreadLegRow[] = [];
-  let complete = true;
-  for (const [legIndex, item] of value.entries()) {
-    if (!isJsonObject(item)) {
-      complete = false;
-      continue;
-    }
-    const legMarketId = numberText(item['marketId']) ?? null;
-    const ratio = item['ratio'] ?? null;
-    const symbol = item['symbol'] ?? null;
-    const typed =
-      (ratio === null || isJsonNumber(ratio)) &&
-      (symbol === null || typeof symbol === 'string') &&
-      (item['marketId'] === undefined || legMarketId !== null);
-    if (!typed || !hasOnly(item, ['marketId', 'ratio', 'symbol'])) complete = false;
-    rows.push({
-      marketId,
-      legIndex,
-      legMarketId,
-      ratio: isJsonNumber(ratio) ? ratio : null,
-      symbol: typeof symbol === 'string' ? symbol : null,
-    });
-  }
-  return [rows, complete];
 }
 
 function textOf(value: JsonValue): string | undefined {

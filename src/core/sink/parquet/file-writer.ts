@@ -4,7 +4,7 @@ import type { FileOptions, ParquetFileWriter } from './parquet-file-writer.js';
 import { loadWriterInternals } from './writer-internals.js';
 
 /** What opening a file writer takes; `path` picks the public API, for its test (default: the fast path). */
-export interface OpenOptions extends Omit<FileOptions, 'codec' | 'compress'> {
+export interface ParquetOpenOptions extends Omit<FileOptions, 'codec' | 'compress'> {
   compression: ParquetCompression;
   path?: 'fast' | 'public';
 }
@@ -13,7 +13,7 @@ export interface OpenOptions extends Omit<FileOptions, 'codec' | 'compress'> {
  * A Parquet writer on hyparquet-writer, loaded here on first use: the fast path on its encoders
  * (writer-internals.ts), else its public ParquetWriter. Writes the leading magic at once.
  */
-export async function openParquetWriter(options: OpenOptions): Promise<ParquetFileWriter> {
+export async function openParquetWriter(options: ParquetOpenOptions): Promise<ParquetFileWriter> {
   const codec = CODEC_NAMES[options.compression];
   const internals = options.path === 'public' ? undefined : await loadWriterInternals();
   const compress = await compressorFor(options.compression, internals?.snappyCompress);
