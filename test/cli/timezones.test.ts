@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
@@ -380,7 +380,7 @@ describe('gzip outputs', () => {
       const file = join(dir, 'out', 'bars.csv.gz');
       await run('gunzip', ['-t', file]);
       expect(gunzipSync(readFileSync(file)).equals(full)).toBe(true);
-      expect(readdirSync(join(dir, 'out'))).toEqual(['bars.csv.gz']);
+      expect(dataFilesIn(join(dir, 'out'))).toEqual(['bars.csv.gz']);
     });
   });
 });
