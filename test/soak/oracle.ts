@@ -121,7 +121,7 @@ async function cleanTree(world: World): Promise<Map<string, Buffer> | string> {
   const dir = mkdtempSync(join(tmpdir(), 'mdget-soak-clean-'));
   try {
     writeFileSync(join(dir, 'mdget.toml'), DATASET_TOML);
-    const run = await runMain(['sync', '-q'], { env: envOf(world), cwd: dir });
+    const run = await runMain(['sync', '-q', join(dir, 'mdget.toml')], { env: envOf(world) });
     if (run.code !== 0) return `exit ${run.code}: ${firstLine(run.stderr)}`;
     return treeOf(join(dir, 'data'));
   } finally {

@@ -3,6 +3,7 @@
  * process (the built bin) when a signal must reach it or a second sync must run beside it.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { BIN, type CliRun, nodePath, runMain } from '../helpers/run-cli.js';
 import { envOf, type World } from './world.js';
 
@@ -51,7 +52,10 @@ export function spawnMdget(world: World, args: readonly string[]): Spawned {
   };
 }
 
-/** Runs `mdget args` in this process, in the world's folder, at the world's clock. */
+/**
+ * Runs `mdget args` in this process on the world's dataset file, at the world's clock. The file is
+ * named, not found in a working directory: runs in this process share one, and schedules run at once.
+ */
 export function runHere(world: World, args: readonly string[]): Promise<CliRun> {
-  return runMain(args, { env: envOf(world), cwd: world.dir });
+  return runMain([...args, join(world.dir, 'mdget.toml')], { env: envOf(world) });
 }

@@ -11,6 +11,7 @@ import {
   rmSync,
   statSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
@@ -258,5 +259,8 @@ function writeLock(world: World, how: 'empty' | 'dead'): string {
     lock,
     `${JSON.stringify({ pid: gone, host: hostname(), since: world.clock.toISOString() })}\n`,
   );
+  // and not refreshed for two hours: stale by its age too, whatever else a lock records of its holder
+  const stale = new Date(Date.now() - 2 * 3_600_000);
+  utimesSync(lock, stale, stale);
   return `left the lock of ended process ${gone}`;
 }
