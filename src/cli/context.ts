@@ -18,7 +18,7 @@ import { flagNames } from './flag-names.js';
 import type { ConfigFlags, OptionFlags } from './flags.js';
 import type { Io } from './io.js';
 import type { Log } from './log.js';
-import { resolveTransport, type Transport } from './transport.js';
+import { type RouteSettings, resolveTransport } from './transport.js';
 
 /** The run's plumbing that main provides. */
 export interface RunContext {
@@ -40,7 +40,7 @@ export interface RunContext {
   /** The exit status of a run that ends with `error` (none: 0), as main will map it. */
   exitCodeOf(error: unknown): number;
   /** Proxies and trusted CAs, resolved with the configuration (transport.ts); read by run-deps.ts. */
-  transport?: Transport;
+  transport?: RouteSettings;
 }
 
 /** The flags the run plumbing reads (run-deps.ts): network, progress and messages. */

@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { proxyRoute } from '../core/http/proxy-route.js';
 import { CONFIG_VARIABLES, type Config } from '../core/model/config.js';
 import { redactUrl } from '../core/model/redact.js';
-import type { Transport } from './transport.js';
+import type { RouteSettings } from './transport.js';
 
 /** The base URLs whose requests carry the user name and password in their query (docs/service.md#requests). */
 export const CREDENTIAL_URLS = ['historicalUrl', 'futuresOptionsUrl'] as const;
@@ -20,7 +20,7 @@ export const CREDENTIAL_URLS = ['historicalUrl', 'futuresOptionsUrl'] as const;
 export function plainHttpWarning(
   config: Config,
   keys: readonly (typeof CREDENTIAL_URLS)[number][],
-  transport: Transport,
+  transport: RouteSettings,
 ): string | undefined {
   if (transport.allowHttp) return undefined;
   const hosts = new Set<string>();

@@ -9,7 +9,7 @@ import { checkProxyUrl, type ProxySettings } from '../core/http/proxy-route.js';
 import { configError, usageError } from '../core/model/errors.js';
 
 /** The run's transport settings, resolved once by configFrom (context.ts). */
-export interface Transport {
+export interface RouteSettings {
   proxy: ProxySettings;
   /** Where each proxy setting came from: `--proxy`, `environment HTTPS_PROXY`, `dotenv <file> no_proxy`. */
   sources: Partial<Record<keyof ProxySettings, string>>;
@@ -38,9 +38,9 @@ export function resolveTransport(
   dotenv: Record<string, string>,
   envFile: string | undefined,
   cwd: string,
-): Transport {
+): RouteSettings {
   const proxy: ProxySettings = {};
-  const sources: Transport['sources'] = {};
+  const sources: RouteSettings['sources'] = {};
   const lookup = (names: readonly string[]): [string, string] | undefined => {
     for (const name of names) if (env[name]) return [env[name], `environment ${name}`];
     for (const name of names) if (dotenv[name]) return [dotenv[name], `dotenv ${envFile} ${name}`];

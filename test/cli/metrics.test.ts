@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CANARY_ACCOUNT, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
+import { CANARY_ACCOUNT, dataFilesIn, NO_PROBES, requestsTo } from '../helpers/cli-env.js';
 import { expectPromtoolAccepts, samplesOf } from '../helpers/promtool.js';
 import { CANARY, runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
@@ -92,7 +92,7 @@ describe('--metrics-file', () => {
         0,
         `mdget: warning: cannot write metrics file ${join(dir, 'no-such-dir/m.prom')}: no such file or directory\n`,
       ]);
-      expect(readdirSync(dir)).toEqual(['a.csv']);
+      expect(dataFilesIn(dir)).toEqual(['a.csv']);
     });
   });
 

@@ -1,10 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/emulator/index.js';
-import { CANARY_ACCOUNT, NO_PROBES } from '../helpers/cli-env.js';
+import { CANARY_ACCOUNT, dataFilesIn, NO_PROBES } from '../helpers/cli-env.js';
 import { BIN, CANARY, nodePath, runCli, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
@@ -158,7 +158,7 @@ describe('progress display', () => {
         ]);
         expect(final).not.toMatch(/[█░↻]|of 7 requests/);
         expect(final).not.toContain(CANARY);
-        expect(readdirSync(join(cwd, 'out')).sort()).toHaveLength(5);
+        expect(dataFilesIn(join(cwd, 'out'))).toHaveLength(5);
       });
     },
   );

@@ -110,7 +110,7 @@ describe('single executable (npm run sea)', () => {
     const emulator = startEmulator(bin, work, env);
     try {
       const settings = await emulator.lines;
-      writeFileSync(join(work, 'emu.env'), settings);
+      writeFileSync(join(work, 'emu.env'), settings, { mode: 0o600 }); // it holds the password
       const emuEnv = Object.fromEntries(
         settings
           .trim()

@@ -5,7 +5,7 @@ import { CLOCK_VARIABLE, fixedClockFrom, readEnvFile, resolveConfig } from '../c
 import { configFrom, type RunContext } from '../context.js';
 import { CREDENTIAL_URLS, plainHttpWarning } from '../credential-warnings.js';
 import type { FlagsOf } from '../flags.js';
-import type { Transport } from '../transport.js';
+import type { RouteSettings } from '../transport.js';
 
 /** `mdget config`: each setting, its value (password redacted) and where it came from. */
 export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Promise<void> {
@@ -30,7 +30,7 @@ export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Prom
     clock ? (clock.source === 'dotenv' ? `dotenv ${dotenv.path}` : clock.source) : 'unset',
   ]);
   // configFrom resolved it from the same flags, environment and file
-  const transport = ctx.transport as Transport;
+  const transport = ctx.transport as RouteSettings;
   rows.push(...proxyRows(config, transport));
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
@@ -49,7 +49,7 @@ export async function runConfig(flags: FlagsOf<'config'>, ctx: RunContext): Prom
 }
 
 /** The route of each base URL that is set: its proxy and where that came from, or direct and why. */
-function proxyRows(config: Config, transport: Transport): (readonly [string, string, string])[] {
+function proxyRows(config: Config, transport: RouteSettings): (readonly [string, string, string])[] {
   const keys = ['historicalUrl', 'futuresOptionsUrl', 'extrasUrl', 'instrumentsUrl'] as const;
   return keys.flatMap((key) => {
     const value = config[key];
