@@ -115,6 +115,7 @@ function armKill(
 function applyFault(world: World, fault: ServerFault): void {
   if (fault.kind === 'ignoreStart') {
     world.emu.options.ignoreStart = true;
+    world.ignoredStart = true;
     return;
   }
   const where = fault.path === undefined ? {} : { path: fault.path };

@@ -61,6 +61,8 @@ export interface World {
   flipped: Set<string>;
   /** The ledger was damaged (not only deleted). */
   ledgerDamaged: boolean;
+  /** The server ignored `start` during a step. */
+  ignoredStart: boolean;
   /** What each step did, one line each. */
   log: string[];
   /** Rules broken during the steps (the final check adds its own). */
@@ -126,6 +128,7 @@ export async function openWorld(start: string, useTmpfs: boolean): Promise<World
     strays: new Map(),
     flipped: new Set(),
     ledgerDamaged: false,
+    ignoredStart: false,
     log: [],
     findings: [],
   };
