@@ -105,4 +105,28 @@ describe('a damaged ledger', () => {
       }
     });
   });
+
+  it('a shard ledger whose creation a full disk cut short (no tables) reads as empty: status, verify, sync', async () => {
+    await withEmulator({ now: new Date(NOW) }, async (emu) => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'mdget.toml'), DATASET);
+      const env = { ...emu.env, ...NO_PROBES, MDGET_NOW: NOW };
+      expect((await runMain(['sync', '-q'], { cwd: dir, env })).code).toBe(0);
+      const cut = join(dir, 'data/.mdget/ledger.1-of-2.sqlite');
+      writeFileSync(cut, '');
+      const before = snapshot(join(dir, 'data'));
+      for (const command of ['status', 'verify']) {
+        const run = await runMain([command], { cwd: dir, env });
+        expect([command, run.code]).toEqual([command, 0]);
+        expect(run.stderr).toMatch(
+          command === 'verify' ? /^mdget: verify: 5 files checked, nothing found\n$/ : /^$/,
+        );
+      }
+      expect(snapshot(join(dir, 'data'))).toEqual(before);
+      emu.requests.length = 0;
+      expect((await runMain(['sync', '-q', '--shard', '1/2'], { cwd: dir, env })).code).toBe(0);
+      const verify = await runMain(['verify', '--json'], { cwd: dir, env });
+      expect(JSON.parse(verify.stdout)).toMatchObject({ checked: 5, findings: [] });
+    });
+  });
 });

@@ -133,6 +133,8 @@ export class Ledger {
       const db = openSqlite(copy);
       try {
         checkVersion(db, path, true);
+        // the copy is brought up to date, never the file: an older ledger, or one cut short (no tables)
+        migrate(db, path);
         return new Ledger(path, db, copyDir);
       } catch (error) {
         db.close();
@@ -270,17 +272,6 @@ export class Ledger {
       if (this.copyDir) rmSync(this.copyDir, { recursive: true, force: true });
     }
   }
-}
-
-/** The rows of several ledgers as one: for a path in more than one, the latest fetch. */
-export function mergedRows(ledgers: readonly Ledger[]): Map<string, LedgerRow> {
-  const rows = new Map<string, LedgerRow>();
-  for (const ledger of ledgers)
-    for (const [path, row] of ledger.rows()) {
-      const seen = rows.get(path);
-      if (!seen || seen.fetchedAt < row.fetchedAt) rows.set(path, row);
-    }
-  return rows;
 }
 
 // One object a row, its optional fields set only when present: a ledger of 100,000 files is read on

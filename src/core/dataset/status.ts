@@ -6,7 +6,8 @@
 import { stat } from 'node:fs/promises';
 import type { Config } from '../model/config.js';
 import type { Dataset } from './dataset.js';
-import { Ledger, type LedgerRow, mergedRows, type SyncRecord } from './ledger.js';
+import { Ledger, type LedgerRow, type SyncRecord } from './ledger.js';
+import { mergedRows } from './merged-rows.js';
 import { planDataset } from './series-plan.js';
 
 /** One series' standing. */

@@ -7,7 +7,8 @@ import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Dataset } from './dataset.js';
 import { fileFacts } from './file-facts.js';
-import { Ledger, type LedgerRow, mergedRows } from './ledger.js';
+import { Ledger, type LedgerRow } from './ledger.js';
+import { mergedRows } from './merged-rows.js';
 import { barGaps, windowGaps } from './verify-gaps.js';
 
 export type FindingKind = 'missing' | 'changed' | 'unreadable' | 'unknown' | 'gap';
