@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ioError, MdgetError, reasonOf } from '../model/errors.js';
 import type { Recipe } from '../plan/recipe.js';
@@ -83,10 +82,19 @@ function parseMemory(text: string): FileMemory | undefined {
 /** The size and SHA-256 of a file's bytes. */
 export async function fileDigest(path: string): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash('sha256');
+  // one buffer read into again and again: a stream's chunk each read would leave a file's size of garbage
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  const file = await open(path, 'r');
   let bytes = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    bytes += chunk.length;
+  try {
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+      bytes += bytesRead;
+    }
+  } finally {
+    await file.close();
   }
   return { bytes, sha256: hash.digest('hex') };
 }
