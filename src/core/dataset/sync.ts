@@ -89,7 +89,9 @@ async function syncLocked(
       for (const d of decisions)
         if (d.action === 'fetch' && d.detail) deps.onNote?.(`${d.output.key}: ${d.detail}`);
       const fetched = decisions.flatMap((d) => (d.action === 'fetch' ? [d.output.path] : []));
-      await removeStaleParts(fetched);
+      // every planned file's, not only those fetched now: a killed sync's leftovers beside a file that is
+      // complete since would stay for good
+      await removeStaleParts(decisions.map((d) => d.output.path));
       try {
         for (const batch of await fetchSeries(plan, decisions, recorder, nextJob, concurrency))
           collect(batch, plan, result);
