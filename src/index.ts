@@ -1,6 +1,6 @@
 // The public library: a client, its option and record types, and the error class; nothing else. Importing
 // it has no side effects (test/unit/architecture.test.ts).
-export type { Client, ClientOptions, DownloadSettings, Query } from './core/client.js';
+export type { Client, ClientOptions, DownloadSettings, Query, QueryOf } from './core/client.js';
 export { createClient } from './core/client.js';
 export type { DatasetInput, ReferenceInput, SeriesInput } from './core/dataset/dataset.js';
 export type { DatasetMethods, DatasetRef, SyncSettings } from './core/dataset/dataset-client.js';
@@ -23,7 +23,22 @@ export type {
   RunOptions,
   SymbolsQuery,
 } from './core/model/options.js';
-export type { RecordOf, Records, RecordWith } from './core/model/records.js';
+export type {
+  DateRangeRecord,
+  EodRecord,
+  EodTrendRecord,
+  EventRecord,
+  FuturesOptionRecord,
+  MinuteRecord,
+  MinuteTrendRecord,
+  NearbyMinuteRecord,
+  RecordFor,
+  RecordOf,
+  Records,
+  RecordWith,
+  TickRecord,
+  TickTrendRecord,
+} from './core/model/records.js';
 export type { OutputRef, PlannedRequest } from './core/plan/planned-request.js';
 export type { Exchange } from './core/reference/exchanges.js';
 export type { InstrumentsResult } from './core/reference/options.js';

@@ -10,7 +10,7 @@ import type { Config } from './model/config.js';
 import { DEFAULTS, LIMITS } from './model/defaults.js';
 import { usageError } from './model/errors.js';
 import type { DownloadName, DownloadOptions, OutputOptions, Queries, RunOptions } from './model/options.js';
-import type { RecordOf } from './model/records.js';
+import type { RecordFor } from './model/records.js';
 import { optionNames } from './plan/names.js';
 import type { PlannedRequest } from './plan/planned-request.js';
 import { resolve } from './plan/resolve.js';
@@ -60,6 +60,12 @@ export type DownloadSettings = Omit<OutputOptions, 'output'> &
     metrics?: MetricsSettings;
   };
 
+/** What a query method takes: the command's query, and the columns its records are cut to. */
+export type QueryOf<N extends DownloadName> = Queries[N] & { columns?: readonly string[] };
+
+/** `Q` where a key `T` does not have is never: a misspelt option does not compile. */
+type Known<Q, T> = Q & Record<Exclude<keyof Q, keyof T>, never>;
+
 /** One query: its records as they stream, or a download that writes them like the CLI. */
 export interface Query<R> extends AsyncIterable<R> {
   /** The requests it will send (credentials in the URLs: redact before showing them); throws MDGET_USAGE. */
@@ -72,12 +78,20 @@ export interface Query<R> extends AsyncIterable<R> {
 
 /** The client: one method per command of the CLI, over one dispatcher. */
 export interface Client extends DatasetMethods {
-  ticks(query: Queries['ticks']): Query<RecordOf<'ticks'>>;
-  minutes(query: Queries['minutes']): Query<RecordOf<'minutes'>>;
-  eod(query: Queries['eod']): Query<RecordOf<'eod'>>;
-  events(query: Queries['events']): Query<RecordOf<'events'>>;
-  dateRange(query: Queries['daterange']): Query<RecordOf<'daterange'>>;
-  futuresOptions(query: Queries['futopts']): Query<RecordOf<'futopts'>>;
+  ticks<const Q extends QueryOf<'ticks'>>(query: Known<Q, QueryOf<'ticks'>>): Query<RecordFor<'ticks', Q>>;
+  minutes<const Q extends QueryOf<'minutes'>>(
+    query: Known<Q, QueryOf<'minutes'>>,
+  ): Query<RecordFor<'minutes', Q>>;
+  eod<const Q extends QueryOf<'eod'>>(query: Known<Q, QueryOf<'eod'>>): Query<RecordFor<'eod', Q>>;
+  events<const Q extends QueryOf<'events'>>(
+    query: Known<Q, QueryOf<'events'>>,
+  ): Query<RecordFor<'events', Q>>;
+  dateRange<const Q extends QueryOf<'daterange'>>(
+    query: Known<Q, QueryOf<'daterange'>>,
+  ): Query<RecordFor<'daterange', Q>>;
+  futuresOptions<const Q extends QueryOf<'futopts'>>(
+    query: Known<Q, QueryOf<'futopts'>>,
+  ): Query<RecordFor<'futopts', Q>>;
   /** The exchanges list, typed; `find` keeps those whose id or description contains it. */
   exchanges(query?: { find?: string; signal?: AbortSignal }): Promise<Exchange[]>;
   /** One exchange's instrument profile tables, written as the CLI writes them (ndjson, csv, json, sqlite). */
@@ -131,7 +145,8 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
       },
     );
 
-  const queryOf = <N extends DownloadName>(name: N, query: Queries[N]): Query<RecordOf<N>> => {
+  // The record type R is the one the client's method declares for its query (model/records.ts).
+  const queryOf = <N extends DownloadName, R>(name: N, query: QueryOf<N>): Query<R> => {
     const download = async (to: string | NodeJS.WritableStream, settings: DownloadSettings = {}) => {
       const { signal, metrics, ...rest } = settings;
       // the library prints nothing of its own: standard output is a stream the caller hands in
@@ -149,7 +164,7 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
       });
     };
     const records = (signal?: AbortSignal) =>
-      streamRecords<RecordOf<N>>((out) => {
+      streamRecords<R>((out) => {
         const job = resolved(name, { ...query, format: 'ndjson', header: true } as DownloadOptions<N>);
         return runJob(job, deps(signal, out));
       });

@@ -71,6 +71,33 @@ describe('the library example of docs/library.md', () => {
     });
   });
 
+  it('records follow the query: trend rows only with trend, only the columns it picks', async () => {
+    await withEmulator({}, async (emu) => {
+      const { createClient } = await import('../../src/index.js');
+      const client = createClient({ username: 'demo', password: 'demo', historicalUrl: emu.urls.historical });
+      const day = { symbols: 'ESM25', start: '2025-03-13', end: '2025-03-13T18:00' } as const;
+      const keysOf = async (records: AsyncIterable<object>) => {
+        const keys = new Set<string>();
+        for await (const record of records) keys.add(Object.keys(record).join(','));
+        return [...keys];
+      };
+      try {
+        expect(await keysOf(client.ticks(day))).toEqual(['symbol,time,trading_day,session_code,price,size']);
+        expect(await keysOf(client.ticks({ ...day, trend: true }))).toEqual([
+          'symbol,time,trading_day,session_code,support,resistance',
+        ]);
+        const picked = client.ticks({ ...day, columns: ['time', 'price'] });
+        const rows: { time: string; price: number | null }[] = [];
+        for await (const row of picked) rows.push(row);
+        expect(rows.length).toBeGreaterThan(0);
+        expect(Object.keys(rows[0] ?? {})).toEqual(['time', 'price']);
+        expect(typeof rows[0]?.price).toBe('number');
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
   it('a reader that stops early stops the download; an abort signal cancels', async () => {
     await withEmulator({ ticksPerDay: 200_000 }, async (emu) => {
       const { createClient } = await import('../../src/index.js');
