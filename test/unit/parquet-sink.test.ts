@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ColumnType } from '../../src/core/model/column-types.js';
+import { plainFallbacks, usePlainFallbacks } from '../../src/core/model/fallbacks.js';
 import type { Sink } from '../../src/core/sink/atomic-file.js';
+import { openParquetWriter } from '../../src/core/sink/parquet/file-writer.js';
 import { parquetSink } from '../../src/core/sink/parquet/parquet-sink.js';
 import { readParquet } from '../helpers/parquet.js';
 
@@ -104,6 +106,29 @@ describe('the Parquet sink', () => {
         size: -42n,
       },
     ]);
+  });
+
+  it('MDGET_DEBUG_PLAIN=1 (the plain fallbacks) makes every Parquet output take the public writer', async () => {
+    const kindOf = async () => {
+      const writer = await openParquetWriter({
+        columns: COLUMNS,
+        utc: true,
+        compression: 'none',
+        keyValues: [],
+        createdBy: 'test',
+        send: async () => {},
+      });
+      return writer.constructor.name;
+    };
+    const before = plainFallbacks();
+    try {
+      usePlainFallbacks(false);
+      expect(await kindOf()).toBe('FastParquetWriter');
+      usePlainFallbacks(true);
+      expect(await kindOf()).toBe('PublicParquetWriter');
+    } finally {
+      usePlainFallbacks(before);
+    }
   });
 
   it('instants with offsets are stored in UTC', async () => {

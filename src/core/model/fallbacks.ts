@@ -1,9 +1,10 @@
 /**
- * The pipeline's three fast paths (the WebAssembly line normalizer and JSON converter, and the gzip decoder
- * on zlib's native handle) each have a plain fallback in standard JavaScript and Node's zlib stream. Each
- * module takes its fallback by itself where its fast path cannot run; this switch makes all three take it,
+ * The pipeline's fast paths (the WebAssembly line normalizer and JSON converter, the gzip decoder on zlib's
+ * native handle, and the Parquet fast writer) each have a plain fallback in standard JavaScript, Node's
+ * zlib stream or hyparquet-writer's public API (docs/internals.md). Each module takes its fallback by
+ * itself where its fast path cannot run; this switch makes all of them take it,
  * so the fallbacks can be tested and compared byte for byte. Off unless a caller turns it on (the CLI does
- * for MDGET_DEBUG_PLAIN=1); read when a normalizer, converter or decoder is made, so a run in progress
+ * for MDGET_DEBUG_PLAIN=1); read when a normalizer, converter, decoder or Parquet writer is made, so a run in progress
  * keeps the paths it started with.
  */
 let plain = false;

@@ -1,3 +1,4 @@
+import { plainFallbacks } from '../../model/fallbacks.js';
 import type { ParquetCompression } from '../../model/formats.js';
 import { CODEC_NAMES, type Compress, gzipCompress, zstdCompressor } from './codecs.js';
 import type { FileOptions, ParquetFileWriter } from './parquet-file-writer.js';
@@ -15,7 +16,7 @@ export interface ParquetOpenOptions extends Omit<FileOptions, 'codec' | 'compres
  */
 export async function openParquetWriter(options: ParquetOpenOptions): Promise<ParquetFileWriter> {
   const codec = CODEC_NAMES[options.compression];
-  const internals = options.path === 'public' ? undefined : await loadWriterInternals();
+  const internals = options.path === 'public' || plainFallbacks() ? undefined : await loadWriterInternals();
   const compress = await compressorFor(options.compression, internals?.snappyCompress);
   if (internals) {
     const { FastParquetWriter } = await import('./fast-writer.js');
