@@ -1,4 +1,5 @@
 import type { NameOf } from '../core/plan/names.js';
+import { UTC_FORM } from '../core/time/time-zones.js';
 
 /** Options whose flag is not `--` and the option in kebab case. */
 const FLAGS: Record<string, string> = {
@@ -14,7 +15,7 @@ const FLAGS: Record<string, string> = {
 
 /** How the CLI names an option in a message: by its flag (`interval` → `--interval`). */
 export const flagNames: NameOf = (option, value) => {
-  if (option === 'timeZone') return value === 'utc' ? '--utc' : '--tz';
+  if (option === 'timeZone') return value === UTC_FORM ? '--utc' : '--tz';
   if (option === 'variant') return value === 'form-t' ? '--form-t' : '--nearby';
   return FLAGS[option] ?? `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 };

@@ -103,7 +103,7 @@ export const OPTIONS = {
     choices: OUTPUT_FORMATS,
     group: 'output',
     help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; parquet: typed columns (docs/parquet.md)',
-    defaultText: 'csv; parquet for a `.parquet` file name',
+    defaultText: "the name's: `.csv`, `.ndjson`/`.jsonl`, `.json`, `.txt` (raw), `.parquet`; else csv",
   },
   'futopts-format': {
     flag: 'format',
@@ -111,7 +111,7 @@ export const OPTIONS = {
     choices: OUTPUT_FORMATS,
     group: 'output',
     help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; parquet: typed columns; with `--json`, json or raw only',
-    defaultText: 'csv; parquet for a `.parquet` file name; json with `--json`',
+    defaultText: "the name's (`.csv`, `.ndjson`, `.json`, `.txt`, `.parquet`); else csv, json with `--json`",
   },
   compression: {
     value: 'codec',

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { configError, type MdgetError, usageError } from '../model/errors.js';
 import type { DownloadName } from '../model/options.js';
 import { placeholdersOf } from '../plan/templates.js';
+import { timeZoneOptionOf } from '../time/time-zones.js';
 import { type Dataset, type DatasetInput, SERIES_KINDS, type Series, type SeriesKind } from './dataset.js';
 import { type KeyLocator, type KeyPath, keyLocator } from './key-lines.js';
 import { formatOfPath } from './path-formats.js';
@@ -156,7 +157,7 @@ async function checkSeries(item: unknown, index: number, ctx: Checking & { base:
     output,
     format,
     gzip,
-    ...(tz === undefined ? {} : { timeZone: tz.toUpperCase() === 'UTC' ? 'utc' : tz }),
+    ...(tz === undefined ? {} : { timeZone: timeZoneOptionOf({ zone: tz, utcByName: true }) }),
     ...seriesOptions(kind as DownloadName, optionsTable as Table, located),
   };
   // `{date}` in a minutes path means a file a day: the windows are a day long unless `window` says more

@@ -17,6 +17,7 @@ import {
   type ParamsOf,
   ticksParams,
 } from '../model/params.js';
+import { UTC_FORM } from '../time/time-zones.js';
 import type { NameOf } from './names.js';
 import type { RequestPlan } from './planned-request.js';
 import {
@@ -125,7 +126,7 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
         options.columns !== undefined
       ) {
         const rewrites = [
-          ...new Set([n('timeZone', 'utc'), n('timeZone'), n('sourceTimeZone'), n('columns')]),
+          ...new Set([n('timeZone', UTC_FORM), n('timeZone'), n('sourceTimeZone'), n('columns')]),
         ];
         throw usageError(
           `${json} streams the service JSON through unchanged: ${rewrites.slice(0, -1).join(', ')} and ${rewrites.at(-1)} do not apply`,

@@ -4,11 +4,17 @@
  */
 import { LIMITS } from '../model/defaults.js';
 import { usageError } from '../model/errors.js';
-import { formatOfName, OUTPUT_FORMATS, type OutputFormat, PARQUET_COMPRESSIONS } from '../model/formats.js';
+import {
+  formatFitsName,
+  formOfName,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  PARQUET_COMPRESSIONS,
+} from '../model/formats.js';
 import type { DownloadName, DownloadOptions, ExtraParams } from '../model/options.js';
 import { optionKey, type ParamSpec } from '../model/params.js';
 import { columnsOfOutput } from '../model/record-shapes.js';
-import { isValidTimeZone } from '../time/time-zones.js';
+import { assertTimeZone, UTC_FORM } from '../time/time-zones.js';
 import type { NameOf } from './names.js';
 import { outputKey } from './outputs.js';
 import type { PlannedRequest } from './planned-request.js';
@@ -164,8 +170,8 @@ function checkUpdate(options: DownloadOptions, ctx: RuleContext): void {
 
 /**
  * The format against the output: a known one; --compression only with parquet, which compresses its own
- * pages and so takes no gzip on top; a `.parquet` file name holds parquet (a csv under that name would
- * mislead every reader that trusts it).
+ * pages and so takes no gzip on top; a name that asks for another format than the one given is refused
+ * (csv under `x.ndjson` would mislead every reader that trusts the name).
  */
 function checkFormat(options: DownloadOptions, format: OutputFormat, n: NameOf): void {
   if (!OUTPUT_FORMATS.includes(format))
@@ -177,15 +183,25 @@ function checkFormat(options: DownloadOptions, format: OutputFormat, n: NameOf):
     );
   if (compression !== undefined && format !== 'parquet')
     throw usageError(`${n('compression')} applies to ${n('format')} parquet, not ${format}`);
-  if (output !== undefined && formatOfName(output) === 'parquet' && format !== 'parquet')
+  const named = output === undefined ? { gzip: false } : formOfName(output);
+  if (named.format !== undefined && !formatFitsName(format, named.format))
     throw usageError(
-      `${n('output')} ${output} names a Parquet file: drop ${n('format')} ${format}, or rename it`,
+      `${n('output')} ${output} names ${A_FILE_OF[named.format]} file: drop ${n('format')} ${format}, or rename it`,
     );
-  if (format === 'parquet' && (options.gzip || (output !== undefined && /\.gz$/i.test(output))))
+  if (format === 'parquet' && (options.gzip || named.gzip))
     throw usageError(
       `${n('format')} parquet compresses its own pages (${n('compression')}): drop ${n('gzip')} or the .gz`,
     );
 }
+
+/** How a message names a file of each format. */
+const A_FILE_OF: Record<OutputFormat, string> = {
+  csv: 'a csv',
+  raw: 'a raw',
+  ndjson: 'an ndjson',
+  json: 'a json',
+  parquet: 'a Parquet',
+};
 
 /**
  * A typed output needs the records' columns: each output of the job must have them (futopts with its
@@ -203,8 +219,8 @@ export function checkTypedOutputs(requests: readonly PlannedRequest[], names: Na
 /** Zones and columns rewrite records: they need valid names, and a format that is not the service's bytes. */
 function checkRewrites(options: DownloadOptions, format: OutputFormat, n: NameOf): void {
   const { timeZone, sourceTimeZone, columns } = options;
-  if (timeZone !== undefined && timeZone !== 'utc') checkZone(timeZone, n('timeZone', timeZone));
-  if (sourceTimeZone !== undefined) checkZone(sourceTimeZone, n('sourceTimeZone'));
+  if (timeZone !== undefined && timeZone !== UTC_FORM) assertTimeZone(timeZone, n('timeZone', timeZone));
+  if (sourceTimeZone !== undefined) assertTimeZone(sourceTimeZone, n('sourceTimeZone'));
   if (columns !== undefined) {
     const bad = columns.find((name) => !COLUMN.test(name));
     if (columns.length === 0 || bad !== undefined)
@@ -219,11 +235,6 @@ function checkRewrites(options: DownloadOptions, format: OutputFormat, n: NameOf
   ].filter((name) => name !== undefined);
   if (format === 'raw' && rewrites.length > 0)
     throw usageError(`${rewrites.join(', ')}: ${n('format')} raw passes the service bytes through unchanged`);
-}
-
-function checkZone(zone: string, name: string): void {
-  if (!isValidTimeZone(zone))
-    throw usageError(`${name} '${zone}': not an IANA time zone such as America/New_York or UTC`);
 }
 
 /** Positional query names: given as symbols (or roots), never as extra parameters. */
