@@ -10,8 +10,9 @@ import type { Job } from '../plan/job.js';
 import type { NameOf } from '../plan/names.js';
 import { type PlannedRequest, windowOf } from '../plan/planned-request.js';
 import { resolve } from '../plan/resolve.js';
+import { planDayWindows } from '../plan/windows.js';
 import { serviceZone } from '../plan/zones.js';
-import { addDays, isoDay, parseDateInput, wallClockIn } from '../time/dates.js';
+import { isoDay, parseDateInput, wallClockIn } from '../time/dates.js';
 import type { Series } from './dataset.js';
 
 /** One file of a dataset: what the ledger keeps a row for. */
@@ -85,10 +86,11 @@ function queriesOf(series: Series, now: Date): DownloadOptions[] {
   const zone = serviceZone(symbols[0] ?? '', { nearby: false });
   const first = parseDateInput(String(start), series.names('start'), zone, now);
   const last = parseDateInput(String(end), series.names('end'), zone, now);
-  const days: DownloadOptions[] = [];
-  for (let day = first; day < last; day = addDays(day, 1))
-    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6)
-      days.push({ ...rest, date: isoDay(day) } as DownloadOptions);
+  // the range cut into days as every download's windows are (plan/windows.ts); the weekends have no chains
+  const days = planDayWindows({ start: first, end: last })
+    .map((window) => window.start)
+    .filter((day) => day.getUTCDay() !== 0 && day.getUTCDay() !== 6)
+    .map((day) => ({ ...rest, date: isoDay(day) }) as DownloadOptions);
   return days.length > 0 ? days : [{ ...rest, date: isoDay(first) } as DownloadOptions];
 }
 
