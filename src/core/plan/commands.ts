@@ -3,6 +3,7 @@
  * series, its service parameters, its own rules, its format when none is asked, and its planner.
  */
 import type { Requirement } from '../model/config.js';
+import { DEFAULTS } from '../model/defaults.js';
 import { usageError } from '../model/errors.js';
 import type { OutputFormat } from '../model/formats.js';
 import type { DownloadName, DownloadOptions } from '../model/options.js';
@@ -47,7 +48,7 @@ export interface DownloadCommand<N extends DownloadName> {
 }
 
 const HISTORICAL: readonly Requirement[] = ['credentials', 'historical'];
-const csv = (): OutputFormat => 'csv';
+const csv = (): OutputFormat => DEFAULTS.format;
 const noRules = () => {};
 const never = () => false;
 
@@ -111,7 +112,7 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
     series: false,
     params: futuresOptionsParams,
     // The JSON document goes through unchanged: json is the format that says so.
-    defaultFormat: (options) => (options.json ? 'json' : 'csv'),
+    defaultFormat: (options) => (options.json ? 'json' : DEFAULTS.format),
     check: (options, n) => {
       if (!options.json) return;
       const format = options.format ?? 'json';
