@@ -54,6 +54,10 @@ describe('the library, as the CLI', () => {
           }),
         );
         await expect(query.download(join(tempDir(), 'm.csv'))).rejects.toMatchObject({ code: 'MDGET_USAGE' });
+        // a bad value names its option in the message and in `option`
+        expect(() => client.minutes({ symbols: 'AAPL', start: '2025-03-13', interval: 0 }).plan()).toThrow(
+          expect.objectContaining({ code: 'MDGET_USAGE', option: 'interval' }),
+        );
         const good = client.ticks({ symbols: 'AAPL', start: '2025-03-13' });
         await expect(good.download(join(tempDir(), 't.csv'), typo({ concurency: 2 }))).rejects.toMatchObject({
           code: 'MDGET_USAGE',

@@ -59,9 +59,10 @@ export function planSeries(series: Series, ctx: PlanningContext): SeriesPlan {
     );
   } catch (error) {
     if (!isMdgetError(error) || error.code !== 'MDGET_USAGE' || named.length === 0) throw error;
-    // the line of the key the message names first (options are named while planning, not only in errors)
+    // the line of the key the rule says the error is about; for a check that does not say (a date), the
+    // key its message names first
     const at = (option: string) => error.message.indexOf(series.names(option));
-    const key = named.filter((o) => at(o) >= 0).sort((a, b) => at(a) - at(b))[0] ?? named[0];
+    const key = error.option ?? named.filter((o) => at(o) >= 0).sort((a, b) => at(a) - at(b))[0] ?? named[0];
     // every key is named with its series (`series "a": end`): the message names the series once
     const label = `series "${series.name}": `;
     const message = label + error.message.replaceAll(label, '');

@@ -81,7 +81,7 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
     // data=<period>nearest or data=<period>continue: one suffix, never both.
     check: (options, n) => {
       if (options.nearest && options.continue)
-        throw usageError(`${n('nearest')} and ${n('continue')} exclude each other`);
+        throw usageError(`${n('nearest')} and ${n('continue')} exclude each other`, 'nearest');
     },
     nearby: never,
     plan: (options, symbols, ctx) => planEod(symbols, paramsOf(options, eodParams), ctx),
@@ -102,7 +102,7 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
     defaultFormat: csv,
     check: (options, n) => {
       if (options.database !== 'minutes' && options.database !== 'eod')
-        throw usageError(`${n('database')} '${String(options.database)}': use minutes or eod`);
+        throw usageError(`${n('database')} '${String(options.database)}': use minutes or eod`, 'database');
     },
     nearby: never,
     plan: (options, symbols, ctx) => planDateRange(options.database, symbols, ctx),
@@ -120,6 +120,7 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
       if (format !== 'raw' && format !== 'json')
         throw usageError(
           `${json} streams the service JSON through unchanged: use ${n('format')} raw or json with it, not ${format}`,
+          'json',
         );
       if (
         options.timeZone !== undefined ||
@@ -131,12 +132,14 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
         ];
         throw usageError(
           `${json} streams the service JSON through unchanged: ${rewrites.slice(0, -1).join(', ')} and ${rewrites.at(-1)} do not apply`,
+          'json',
         );
       }
       const roots = typeof options.symbols === 'string' ? 1 : options.symbols.length;
       if (roots > 1 && !isTemplate(options.output ?? ''))
         throw usageError(
           `${json} with several roots needs an output template such as ${n('output')} "fo-{symbol}.json"`,
+          'json',
         );
     },
     nearby: never,

@@ -53,6 +53,7 @@ export function assignOutputs(
       if (vars[key] === undefined)
         throw usageError(
           `${names('output')} ${template}: {${key}} has no value for ${describePlan(plan)}: give ${names(MISSING[key] ?? 'start')}`,
+          'output',
         );
     }
     const path = normalize(expandTemplate(template, vars));
@@ -61,6 +62,7 @@ export function assignOutputs(
     if (owner && owner.key !== key) {
       throw usageError(
         `${names('output')} ${template}: ${describePlan(owner.plan)} and ${describePlan(plan)} would both write ${path}; use placeholders that tell them apart`,
+        'output',
       );
     }
     owners.set(path, { key, plan });
