@@ -183,7 +183,8 @@ export function queryKeys(command: string): string[] {
   const params = ((COMMAND_PARAMS as Record<string, readonly ParamSpec[]>)[command] ?? [])
     .filter((spec) => spec.query !== '')
     .map((s) => optionKey(s.flag));
-  return ['symbols', 'extra', ...params, ...(SELECTORS[command] ?? [])];
+  // `columns` cuts a query's records as it cuts a download's rows
+  return ['symbols', 'extra', 'columns', ...params, ...(SELECTORS[command] ?? [])];
 }
 
 /** Every key of download()'s settings: the rows the library takes there, and its signal. */
