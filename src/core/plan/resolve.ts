@@ -102,7 +102,7 @@ function datesOf(options: DatedOptions, zone: string, update: boolean, now: Date
     value === undefined
       ? undefined
       : typeof value === 'string'
-        ? parseDateInput(value, names(option), zone, now)
+        ? parseDateInput(value, names(option), zone, now, option)
         : value;
   const start = read(options.start, 'start');
   let end = read(options.end, 'end');

@@ -238,8 +238,9 @@ export function checkTypedOutputs(requests: readonly PlannedRequest[], names: Na
 /** Zones and columns rewrite records: they need valid names, and a format that is not the service's bytes. */
 function checkRewrites(options: DownloadOptions, format: OutputFormat, n: NameOf): void {
   const { timeZone, sourceTimeZone, columns } = options;
-  if (timeZone !== undefined && timeZone !== UTC_FORM) assertTimeZone(timeZone, n('timeZone', timeZone));
-  if (sourceTimeZone !== undefined) assertTimeZone(sourceTimeZone, n('sourceTimeZone'));
+  if (timeZone !== undefined && timeZone !== UTC_FORM)
+    assertTimeZone(timeZone, n('timeZone', timeZone), 'timeZone');
+  if (sourceTimeZone !== undefined) assertTimeZone(sourceTimeZone, n('sourceTimeZone'), 'sourceTimeZone');
   if (columns !== undefined) {
     const bad = columns.find((name) => !COLUMN.test(name));
     if (columns.length === 0 || bad !== undefined)

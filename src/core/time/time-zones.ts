@@ -22,10 +22,13 @@ export function isValidTimeZone(name: string): boolean {
   }
 }
 
-/** Returns quietly for a valid zone; otherwise throws a usage error naming the option as the caller does. */
-export function assertTimeZone(name: string, option: string): void {
+/**
+ * Returns quietly for a valid zone; otherwise throws a usage error naming the option as the caller does
+ * (`label`), and carrying `option`, the option it is about.
+ */
+export function assertTimeZone(name: string, label: string, option?: string): void {
   if (!isValidTimeZone(name)) {
-    throw usageError(`${option} '${name}': not an IANA time zone such as America/New_York or UTC`);
+    throw usageError(`${label} '${name}': not an IANA time zone such as America/New_York or UTC`, option);
   }
 }
 
