@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CONFIG_VARIABLES, type Config } from '../core/model/config.js';
+import { CONFIG_DEFAULTS } from '../core/model/defaults.js';
 import { configError, reasonOf } from '../core/model/errors.js';
 import type { ConfigFlags } from './flags.js';
 
@@ -19,7 +20,7 @@ export interface ResolvedConfig {
   envFile?: string;
 }
 
-const DEFAULTS: Partial<Config> = { exchangesPath: 'exchanges' };
+const DEFAULTS: Partial<Config> = CONFIG_DEFAULTS;
 
 /** Reads the dotenv file: --env-file must exist; the default `.env` is used only when present. */
 export async function readEnvFile(

@@ -4,6 +4,7 @@
  * of docs/cli.md and the types of the parsed flags; nothing else spells a flag, its help or its default.
  */
 
+import { DEFAULTS, LIMITS } from '../core/model/defaults.js';
 import { DEFAULT_PARQUET_COMPRESSION, OUTPUT_FORMATS, PARQUET_COMPRESSIONS } from '../core/model/formats.js';
 import { CONFIG_OPTIONS } from './options-config.js';
 import { DATASET_OPTIONS } from './options-dataset.js';
@@ -103,7 +104,7 @@ export const OPTIONS = {
     choices: OUTPUT_FORMATS,
     group: 'output',
     help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; parquet: typed columns (docs/parquet.md)',
-    defaultText: 'csv; parquet for a `.parquet` file name',
+    defaultText: "the name's: `.csv`, `.ndjson`/`.jsonl`, `.json`, `.txt` (raw), `.parquet`; else csv",
   },
   'futopts-format': {
     flag: 'format',
@@ -111,7 +112,7 @@ export const OPTIONS = {
     choices: OUTPUT_FORMATS,
     group: 'output',
     help: 'csv: header and a symbol column; raw: the service bytes; ndjson, json: one object per record; parquet: typed columns; with `--json`, json or raw only',
-    defaultText: 'csv; parquet for a `.parquet` file name; json with `--json`',
+    defaultText: "the name's (`.csv`, `.ndjson`, `.json`, `.txt`, `.parquet`); else csv, json with `--json`",
   },
   compression: {
     value: 'codec',
@@ -199,27 +200,25 @@ export const OPTIONS = {
   concurrency: {
     value: 'n',
     kind: 'int',
-    min: 1,
-    max: 64,
+    ...LIMITS.concurrency,
     group: 'network',
     help: 'parallel requests',
-    defaultText: '4',
+    defaultText: String(DEFAULTS.concurrency),
   },
   retries: {
     value: 'n',
     kind: 'int',
-    min: 0,
-    max: 20,
+    ...LIMITS.retries,
     group: 'network',
     help: 'retries on network errors, 429 and 5xx, with backoff and Retry-After',
-    defaultText: '3',
+    defaultText: String(DEFAULTS.retries),
   },
   timeout: {
     value: 'duration',
     kind: 'duration',
     group: 'network',
     help: 'per-request wait for headers or for the next body bytes',
-    defaultText: '60s',
+    defaultText: `${DEFAULTS.timeoutMs / 1000}s`,
   },
   rate: {
     value: 'n/s',

@@ -6,11 +6,14 @@ import { createDispatcher } from './http/agent.js';
 import { type ProxySettings, proxySecrets, proxySettingsOf } from './http/proxy-route.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { retryPolicy } from './http/retry.js';
-import type { Config } from './model/config.js';
-import { DEFAULTS, LIMITS } from './model/defaults.js';
-import { usageError } from './model/errors.js';
+import { type Config, clientConfig } from './model/config.js';
+import { CONFIG_DEFAULTS, DEFAULTS, LIMITS } from './model/defaults.js';
+import { interruptedError, usageError } from './model/errors.js';
+import { nearestName } from './model/near-names.js';
+import { CLIENT_KEYS, queryKeys, SETTINGS_KEYS } from './model/option-schema.js';
 import type { DownloadName, DownloadOptions, OutputOptions, Queries, RunOptions } from './model/options.js';
 import type { RecordFor } from './model/records.js';
+import type { Job } from './plan/job.js';
 import { optionNames } from './plan/names.js';
 import type { PlannedRequest } from './plan/planned-request.js';
 import { resolve } from './plan/resolve.js';
@@ -110,8 +113,14 @@ export interface Client extends DatasetMethods {
  * server cut them, checks and atomic files. Errors are MdgetError with a `code` (MDGET_USAGE naming the
  * option for a bad value, before any request), and `status` and a redacted `url` where a request failed.
  */
-export function createClient(config: Config, options: ClientOptions = {}): Client {
+export function createClient(given: Config, options: ClientOptions = {}): Client {
+  checkKeys(options, CLIENT_KEYS, 'createClient');
   checkClientOptions(options);
+  // the CLI's defaults under what the caller gives; messages name the client's config keys
+  const config = clientConfig({
+    ...given,
+    exchangesPath: given.exchangesPath ?? CONFIG_DEFAULTS.exchangesPath,
+  });
   const proxy = options.proxy === undefined ? undefined : proxySettingsOf(options.proxy);
   const ca = options.ca === undefined ? [] : [options.ca].flat();
   const own = options.dispatcher
@@ -144,17 +153,28 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
         names: optionNames,
       },
     );
+  // the job's warnings (a shard sharing an output) reach the caller as the CLI's reach stderr
+  const warned = (job: Job): Job => {
+    for (const warning of job.warnings) options.listeners?.onNote?.(`warning: ${warning}`);
+    return job;
+  };
 
   // The record type R is the one the client's method declares for its query (model/records.ts).
   const queryOf = <N extends DownloadName, R>(name: N, query: QueryOf<N>): Query<R> => {
+    // every way in checks the query's keys first, where the rules check its values
+    const jobOf = (more: object): Job => {
+      checkKeys(query, queryKeys(name), `a ${name} query`);
+      return warned(resolved(name, { ...query, ...more } as DownloadOptions<N>));
+    };
     const download = async (to: string | NodeJS.WritableStream, settings: DownloadSettings = {}) => {
+      checkKeys(settings, SETTINGS_KEYS, 'download()');
       const { signal, metrics, ...rest } = settings;
       // the library prints nothing of its own: standard output is a stream the caller hands in
       if (to === '-') throw usageError("download('-'): pass a writable stream, such as process.stdout");
       const output = typeof to === 'string' ? { output: to } : {};
       const run = { command: name, clock: now };
       return withRunMetrics(metrics, run, options.listeners?.onNote, async (track) => {
-        const job = resolved(name, { ...query, ...rest, ...output } as DownloadOptions<N>);
+        const job = jobOf({ ...rest, ...output });
         const base = deps(signal, typeof to === 'string' ? new PassThrough() : to);
         // files remember how they were made, as the CLI's do: a later update checks it
         const result = await runJob(job, { ...base, memory: sidecarMemory });
@@ -164,12 +184,9 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
       });
     };
     const records = (signal?: AbortSignal) =>
-      streamRecords<R>((out) => {
-        const job = resolved(name, { ...query, format: 'ndjson', header: true } as DownloadOptions<N>);
-        return runJob(job, deps(signal, out));
-      });
+      streamRecords<R>((out) => runJob(jobOf({ format: 'ndjson', header: true }), deps(signal, out)), signal);
     return {
-      plan: () => resolved(name, query as DownloadOptions<N>).requests,
+      plan: () => jobOf({}).requests,
       records,
       download,
       [Symbol.asyncIterator]: () => records()[Symbol.asyncIterator](),
@@ -212,6 +229,21 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
   };
 }
 
+/**
+ * An unknown key is MDGET_USAGE, as an unknown flag is on the command line: a typo (`intervall`,
+ * `concurency`) would otherwise be dropped without a word. The keys come from the option table.
+ */
+function checkKeys(given: object | undefined, known: readonly string[], where: string): void {
+  if (given === undefined || given === null || typeof given !== 'object') return;
+  for (const key of Object.keys(given)) {
+    if (known.includes(key)) continue;
+    const near = nearestName(key, known);
+    throw usageError(
+      `${key}: not an option of ${where}${near === undefined ? `; it takes ${known.join(', ')}` : ` (did you mean ${near}?)`}`,
+    );
+  }
+}
+
 /** The client's own options, checked as the CLI checks its flags (MDGET_USAGE naming the option). */
 function checkClientOptions(options: ClientOptions): void {
   const { retries, timeoutMs, rate, maxRows } = options;
@@ -236,7 +268,10 @@ function checkClientOptions(options: ClientOptions): void {
  * The records of a run written as ndjson into a stream the reader pulls: the run waits whenever the reader
  * does (backpressure), and a reader that stops early aborts the rest. A bad option rejects the first read.
  */
-async function* streamRecords<R>(run: (out: PassThrough) => Promise<BatchResult>): AsyncGenerator<R> {
+async function* streamRecords<R>(
+  run: (out: PassThrough) => Promise<BatchResult>,
+  signal?: AbortSignal,
+): AsyncGenerator<R> {
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   const done = Promise.resolve()
     .then(() => run(out))
@@ -256,7 +291,11 @@ async function* streamRecords<R>(run: (out: PassThrough) => Promise<BatchResult>
     for await (const chunk of out) {
       const lines = (carry + String(chunk)).split('\n');
       carry = lines.pop() ?? '';
-      for (const line of lines) if (line) yield JSON.parse(line) as R;
+      for (const line of lines) {
+        // what the stream already holds is not handed out after an abort: the records stop with the run
+        if (signal?.aborted) throw interruptedError(signal.reason);
+        if (line) yield JSON.parse(line) as R;
+      }
     }
     const result = await done;
     if (result.failure) throw result.failure;

@@ -61,13 +61,13 @@ describe('isValidTimeZone / assertTimeZone', () => {
   it.each([
     [
       { sourceZone: 'Mars/Base', target: 'utc' },
-      "--source-tz 'Mars/Base': not an IANA time zone such as America/New_York or UTC",
+      "sourceTimeZone 'Mars/Base': not an IANA time zone such as America/New_York or UTC",
     ],
     [
       { sourceZone: CENTRAL, target: 'Central' },
-      "--tz 'Central': not an IANA time zone such as America/New_York or UTC",
+      "timeZone 'Central': not an IANA time zone such as America/New_York or UTC",
     ],
-    [{ sourceZone: CENTRAL, target: 'utc', order: 'up' }, "--order 'up': use asc or desc"],
+    [{ sourceZone: CENTRAL, target: 'utc', order: 'up' }, "order 'up': use asc or desc"],
   ])('createTimestampConverter(%o) refuses: %s', (options, message) =>
     expect(() =>
       createTimestampConverter({ order: 'asc', ...options } as Parameters<

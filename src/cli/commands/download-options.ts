@@ -21,6 +21,7 @@ import {
   type ParamSpec,
   ticksParams,
 } from '../../core/model/params.js';
+import { timeZoneOptionOf } from '../../core/time/time-zones.js';
 import type { FlagsOf, ParamFlags } from '../flags.js';
 
 /** What a mapper gets besides the flags: the symbols (arguments and --symbols-file). */
@@ -52,7 +53,7 @@ export function downloadOptionsFrom(
     fsync: flags.fsync,
     tempDir: flags.tempDir,
     update: flags.update,
-    timeZone: flags.utc ? 'utc' : flags.tz,
+    timeZone: timeZoneOptionOf({ utc: flags.utc, zone: flags.tz }),
     sourceTimeZone: flags.sourceTz,
     columns: flags.columns,
     gzip: flags.gzip,

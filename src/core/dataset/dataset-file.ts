@@ -8,11 +8,12 @@ import { dirname, resolve } from 'node:path';
 import { configError, type MdgetError, usageError } from '../model/errors.js';
 import type { DownloadName } from '../model/options.js';
 import { placeholdersOf } from '../plan/templates.js';
+import { timeZoneOptionOf } from '../time/time-zones.js';
 import { type Dataset, type DatasetInput, SERIES_KINDS, type Series, type SeriesKind } from './dataset.js';
 import { type KeyLocator, type KeyPath, keyLocator } from './key-lines.js';
 import { formatOfPath } from './path-formats.js';
 import { checkReference } from './reference-file.js';
-import { seriesOptions, show } from './series-options.js';
+import { keyPathOf, seriesOptions, show } from './series-options.js';
 import { type Checking, outputOf, type Table, tableOf, unknownKeys } from './table-checks.js';
 
 /** The file mdget reads when none is named. */
@@ -156,7 +157,7 @@ async function checkSeries(item: unknown, index: number, ctx: Checking & { base:
     output,
     format,
     gzip,
-    ...(tz === undefined ? {} : { timeZone: tz.toUpperCase() === 'UTC' ? 'utc' : tz }),
+    ...(tz === undefined ? {} : { timeZone: timeZoneOptionOf({ zone: tz, utcByName: true }) }),
     ...seriesOptions(kind as DownloadName, optionsTable as Table, located),
   };
   // `{date}` in a minutes path means a file a day: the windows are a day long unless `window` says more
@@ -171,37 +172,6 @@ async function checkSeries(item: unknown, index: number, ctx: Checking & { base:
     names: (option) => `${label}: ${keyPathOf(option).join('.')}`,
     where,
   };
-}
-
-/** The key of the dataset file an option comes from. */
-function keyPathOf(option: string): string[] {
-  switch (option) {
-    case 'start':
-    case 'end':
-    case 'symbols':
-    case 'tz':
-      return [option];
-    case 'date':
-      return ['start'];
-    case 'timeZone':
-      return ['tz'];
-    case 'output':
-    case 'format':
-    case 'gzip':
-      return ['path'];
-    case 'sourceTimeZone':
-      return ['options', 'source-tz'];
-    case 'windowMs':
-      return ['options', 'window'];
-    case 'extra':
-      return ['options', 'param'];
-    case 'header':
-      return ['options', 'no-header'];
-    case 'variant':
-      return ['options'];
-    default:
-      return ['options', option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)];
-  }
 }
 
 async function symbolsOf(

@@ -1,29 +1,20 @@
 import type { MdgetError } from '../model/errors.js';
-import type { OutputFormat } from '../model/formats.js';
-
-/** What each file extension of a series path writes. */
-const SERIES_EXTENSIONS: Record<string, OutputFormat> = {
-  csv: 'csv',
-  ndjson: 'ndjson',
-  jsonl: 'ndjson',
-  json: 'json',
-  txt: 'raw',
-  parquet: 'parquet',
-};
+import { formOfName, NAMED_FORMATS, type OutputFormat } from '../model/formats.js';
 
 const extensionOf = (path: string): string => /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
 
-/** A series path's format and compression, from its extension (`.csv.gz`: csv, compressed). */
+/**
+ * A series path's format and compression, from its name as every output's (model/formats.ts); a path
+ * must name one, since a series has no format of its own.
+ */
 export function formatOfPath(
   path: string,
   fail: (message: string) => MdgetError,
 ): { format: OutputFormat; gzip: boolean } {
-  const gzip = /\.gz$/i.test(path);
-  const ext = extensionOf(gzip ? path.slice(0, -3) : path);
-  const format = SERIES_EXTENSIONS[ext];
+  const { format, gzip } = formOfName(path);
   if (!format)
     throw fail(
-      `path ${path}: its extension sets the format: end it in ${Object.keys(SERIES_EXTENSIONS)
+      `path ${path}: its extension sets the format: end it in ${Object.keys(NAMED_FORMATS)
         .map((e) => `.${e}`)
         .join(', ')} (each optionally .gz)`,
     );

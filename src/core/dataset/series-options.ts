@@ -1,63 +1,25 @@
 /**
  * A series' `options` table: the long flag names of the download command it runs, mapped to the library's
- * options. Only the mapping lives here; every value is checked by the download commands' own rules
- * (plan/rules.ts) when the series is planned, named by the key of the dataset file.
+ * options as the option table says (model/option-schema.ts). Only the mapping lives here; every value is
+ * checked by the download commands' own rules (plan/rules.ts) when the series is planned, named by the
+ * key of the dataset file.
  */
 import { parseDuration } from '../model/durations.js';
 import { usageError } from '../model/errors.js';
+import { libraryName, OPTION_ROWS, type OptionRow, type TomlReader } from '../model/option-schema.js';
 import type { DownloadName } from '../model/options.js';
-import {
-  eodParams,
-  eventsParams,
-  futuresOptionsParams,
-  minutesParams,
-  optionKey,
-  type ParamSpec,
-  ticksParams,
-} from '../model/params.js';
+import { COMMAND_PARAMS, optionKey, type ParamSpec } from '../model/params.js';
 
-/** The query parameters each kind takes as options (dates come from the series' own `start` and `end`). */
-const PARAMS: Record<string, readonly ParamSpec[]> = {
-  ticks: ticksParams,
-  minutes: minutesParams,
-  eod: eodParams,
-  events: eventsParams,
-  futopts: futuresOptionsParams,
+/** How each kind of TOML value becomes an option's value. */
+const READERS: Record<TomlReader, (value: unknown, key: string) => unknown> = {
+  'as-is': (value) => value,
+  list: (value, key) => listOf(value, key),
+  duration: (value, key) => durationOf(value, key),
+  negated: (value, key) => !flagOf(value, key),
+  pairs: (value, key) => pairsOf(value, key),
 };
 
-/** Options every kind takes, beside its parameters: flag name → how its value becomes an option. */
-const SHARED: Record<string, (value: unknown, key: string) => [string, unknown]> = {
-  'source-tz': (value) => ['sourceTimeZone', value],
-  columns: (value, key) => ['columns', listOf(value, key)],
-  window: (value, key) => ['windowMs', durationOf(value, key)],
-  'max-rows': (value) => ['maxRows', value],
-  'no-header': (value, key) => ['header', !flagOf(value, key)],
-  param: (value, key) => ['extra', pairsOf(value, key)],
-};
-
-/** Options a series may not set, and what sets them instead. */
-const SET_ELSEWHERE: Record<string, string> = {
-  start: 'the series key start',
-  end: 'the series key end',
-  date: 'the series keys start and end',
-  output: 'the series key path',
-  format: 'the extension of path',
-  gzip: 'a .gz extension of path',
-  tz: 'the series key tz',
-  utc: 'the series key tz = "UTC"',
-  'symbols-file': 'the series key symbols_file',
-  force: 'mdget sync, which replaces what it fetches again',
-  'skip-existing': 'mdget sync, which fetches only what is missing',
-  update: 'mdget sync, which appends to growing files',
-  concurrency: 'the command line (mdget sync --concurrency)',
-  rate: 'the command line (mdget sync --rate)',
-  retries: 'the command line (mdget sync --retries)',
-  timeout: 'the command line (mdget sync --timeout)',
-  shard: 'the command line (mdget sync --shard)',
-  report: 'the command line (mdget sync --report)',
-  // a proxy URL may hold a password, which a dataset file never does
-  proxy: 'the command line (mdget sync --proxy) or HTTPS_PROXY and NO_PROXY in the environment or .env',
-};
+const ROWS = OPTION_ROWS as readonly OptionRow[];
 
 /** The download options of a series' `options` table; MDGET_USAGE naming `key(flag)` for one it cannot take. */
 export function seriesOptions(
@@ -65,27 +27,47 @@ export function seriesOptions(
   table: Readonly<Record<string, unknown>>,
   key: (flag: string) => string,
 ): Record<string, unknown> {
-  const params = PARAMS[kind] ?? [];
+  const params = ((COMMAND_PARAMS as Record<string, readonly ParamSpec[]>)[kind] ?? []).filter(
+    (p) => p.kind !== 'date',
+  );
   const out: Record<string, unknown> = {};
   for (const [flag, value] of Object.entries(table)) {
-    const spec = params.find((p) => p.flag === flag && p.kind !== 'date');
+    const spec = params.find((p) => p.flag === flag);
     if (spec) {
       if (spec.query === '') selectEndpoint(out, flag, flagOf(value, key(flag)));
       else out[optionKey(spec.flag)] = spec.kind === 'flag' ? flagOf(value, key(flag)) : value;
       continue;
     }
-    const shared = SHARED[flag];
-    if (shared) {
-      const [option, converted] = shared(value, key(flag));
-      out[option] = converted;
+    const row = ROWS.find((r) => r.flag === flag);
+    const option = row && libraryName(row);
+    if (row && 'options' in row.toml && option !== undefined) {
+      out[option] = READERS[row.toml.options](value, key(flag));
       continue;
     }
-    const elsewhere = SET_ELSEWHERE[flag];
-    if (elsewhere) throw usageError(`${key(flag)}: set by ${elsewhere}, not in options`);
-    const known = [...params.filter((p) => p.kind !== 'date').map((p) => p.flag), ...Object.keys(SHARED)];
+    if (row && !('options' in row.toml)) {
+      const by = 'setBy' in row.toml ? row.toml.setBy : row.toml.elsewhere;
+      throw usageError(`${key(flag)}: set by ${by}, not in options`);
+    }
+    const known = [
+      ...params.map((p) => p.flag),
+      ...ROWS.filter((r) => 'options' in r.toml).map((r) => r.flag),
+    ];
     throw usageError(`${key(flag)}: not an option of ${kind}; it takes ${known.join(', ')}`);
   }
   return out;
+}
+
+/**
+ * The key of the dataset file an option comes from, by the option table: a series key (`tz`, `path`),
+ * `options.<flag>`, or a service parameter's `options.<flag>`.
+ */
+export function keyPathOf(option: string): string[] {
+  if (option === 'start' || option === 'end' || option === 'symbols') return [option];
+  if (option === 'date') return ['start'];
+  if (option === 'variant') return ['options'];
+  const row = ROWS.find((r) => libraryName(r) === option);
+  if (row && 'key' in row.toml) return [...row.toml.key];
+  return ['options', row?.flag ?? option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)];
 }
 
 /** The option a flag that picks an endpoint sets: minutes' `nearby` and `form-t`, futopts' `json`. */

@@ -10,8 +10,9 @@ import type { Job } from '../plan/job.js';
 import type { NameOf } from '../plan/names.js';
 import { type PlannedRequest, windowOf } from '../plan/planned-request.js';
 import { resolve } from '../plan/resolve.js';
+import { planDayWindows } from '../plan/windows.js';
 import { serviceZone } from '../plan/zones.js';
-import { addDays, isoDay, parseDateInput, wallClockIn } from '../time/dates.js';
+import { isoDay, parseDateInput, wallClockIn } from '../time/dates.js';
 import type { Series } from './dataset.js';
 
 /** One file of a dataset: what the ledger keeps a row for. */
@@ -57,14 +58,14 @@ export function planSeries(series: Series, ctx: PlanningContext): SeriesPlan {
       resolve(series.command, options, { config: ctx.config, now: ctx.now, names }),
     );
   } catch (error) {
-    if (!isMdgetError(error) || error.code !== 'MDGET_USAGE' || named.length === 0) throw error;
-    // the line of the key the message names first (options are named while planning, not only in errors)
-    const at = (option: string) => error.message.indexOf(series.names(option));
-    const key = named.filter((o) => at(o) >= 0).sort((a, b) => at(a) - at(b))[0] ?? named[0];
+    if (!isMdgetError(error) || error.code !== 'MDGET_USAGE') throw error;
+    // the line of the key the error is about: every rule says which option (MdgetError.option)
+    const key = error.option ?? named[0];
+    if (key === undefined) throw error;
     // every key is named with its series (`series "a": end`): the message names the series once
     const label = `series "${series.name}": `;
     const message = label + error.message.replaceAll(label, '');
-    throw new MdgetError(error.code, `${series.where(key)}: ${message}`, { cause: error });
+    throw new MdgetError(error.code, `${series.where(key)}: ${message}`, { cause: error, option: key });
   }
   const requests = jobs.flatMap((job) => job.requests);
   const job: Job = { ...(jobs[0] as Job), requests, warnings: [] };
@@ -83,12 +84,13 @@ function queriesOf(series: Series, now: Date): DownloadOptions[] {
   if (series.kind !== 'futopts') return [options];
   const { start, end, ...rest } = options as DownloadOptions<'futopts'> & { start: string; end: string };
   const zone = serviceZone(symbols[0] ?? '', { nearby: false });
-  const first = parseDateInput(String(start), series.names('start'), zone, now);
-  const last = parseDateInput(String(end), series.names('end'), zone, now);
-  const days: DownloadOptions[] = [];
-  for (let day = first; day < last; day = addDays(day, 1))
-    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6)
-      days.push({ ...rest, date: isoDay(day) } as DownloadOptions);
+  const first = parseDateInput(String(start), series.names('start'), zone, now, 'start');
+  const last = parseDateInput(String(end), series.names('end'), zone, now, 'end');
+  // the range cut into days as every download's windows are (plan/windows.ts); the weekends have no chains
+  const days = planDayWindows({ start: first, end: last })
+    .map((window) => window.start)
+    .filter((day) => day.getUTCDay() !== 0 && day.getUTCDay() !== 6)
+    .map((day) => ({ ...rest, date: isoDay(day) }) as DownloadOptions);
   return days.length > 0 ? days : [{ ...rest, date: isoDay(first) } as DownloadOptions];
 }
 

@@ -4,6 +4,7 @@
  */
 import { isAbsolute, join, normalize } from 'node:path';
 import type { MdgetError } from '../model/errors.js';
+import { nearestName } from '../model/near-names.js';
 import { checkOutputPath, placeholdersOf } from '../plan/templates.js';
 import type { KeyPath } from './key-lines.js';
 import { show } from './series-options.js';
@@ -54,25 +55,10 @@ export function unknownKeys(
 ): void {
   for (const key of Object.keys(table)) {
     if (known.includes(key)) continue;
-    const near = known.find((k) => distance(k, key) <= 2);
+    const near = nearestName(key, known);
     throw fail(
       [...path, key],
       `unknown key ${key}${near ? ` (did you mean ${near}?)` : ''}; the keys are ${known.join(', ')}`,
     );
   }
-}
-
-/** Edit distance of two short keys, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const kept = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = kept;
-    }
-  }
-  return row[b.length]!;
 }

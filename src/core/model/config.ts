@@ -13,6 +13,16 @@ export interface Config {
   maxRows?: string;
 }
 
+/** Marks a configuration given to the library's createClient (a symbol: never shown, never serialised). */
+const CLIENT_CONFIG: unique symbol = Symbol('mdget client config');
+
+/** A configuration the library's client was given: its messages name the client's config keys. */
+export const clientConfig = (config: Config): Config =>
+  Object.assign({ ...config }, { [CLIENT_CONFIG]: true as const });
+
+const isClientConfig = (config: Config): boolean =>
+  (config as { [CLIENT_CONFIG]?: true })[CLIENT_CONFIG] === true;
+
 /** Which settings a command needs; checked before any request is sent. */
 export type Requirement = 'credentials' | 'historical' | 'futuresOptions' | 'extras' | 'instruments';
 
@@ -36,20 +46,29 @@ const NEEDS: Record<Requirement, (keyof Config)[]> = {
   instruments: ['instrumentsUrl'],
 };
 
-/** Throws MDGET_CONFIG naming the variable when a needed value is missing or a base URL is not http(s). */
+/**
+ * Throws MDGET_CONFIG naming what sets a needed value when it is missing, or a base URL that is not
+ * http(s): the CLI's variable, or the client's config key.
+ */
 export function requireConfig(config: Config, needs: readonly Requirement[]): void {
+  const client = isClientConfig(config);
   for (const need of needs) {
     for (const key of NEEDS[need]) {
       const value = config[key];
-      const name = CONFIG_VARIABLES[key];
+      const name = client ? `config.${key}` : CONFIG_VARIABLES[key];
       if (value === undefined || value === '') {
+        if (client)
+          throw configError(
+            `missing ${name}: give it to createClient (\`mdget emulator\` prints a local one)`,
+          );
         const how =
           key === 'password'
             ? 'set MDGET_PASSWORD (environment or .env) or pipe it to --password-stdin'
             : `set ${name} or add it to .env`;
         throw configError(`missing ${describe(key)}: ${how} (try \`mdget emulator\` for a local service)`);
       }
-      if (isBaseUrl(key)) checkBaseUrl(value, name);
+      if (isBaseUrl(key))
+        checkBaseUrl(value, name, client ? 'config.username and config.password' : undefined);
     }
   }
 }
@@ -61,8 +80,15 @@ function describe(key: keyof Config): string {
 /** True for the settings that are base URLs of the service. */
 export const isBaseUrl = (key: keyof Config): boolean => key.endsWith('Url');
 
-/** Throws MDGET_CONFIG naming `name` (a variable or a flag) unless `value` is a base URL mdget can use. */
-export function checkBaseUrl(value: string, name: string): void {
+/**
+ * Throws MDGET_CONFIG naming `name` (a variable, a flag or a config key) unless `value` is a base URL
+ * mdget can use; `credentials` names where the user name and password go instead.
+ */
+export function checkBaseUrl(
+  value: string,
+  name: string,
+  credentials = 'MDGET_USERNAME and MDGET_PASSWORD',
+): void {
   let url: URL;
   try {
     url = new URL(value);
@@ -74,7 +100,7 @@ export function checkBaseUrl(value: string, name: string): void {
   }
   if (url.search || url.hash) throw configError(`${name} must not carry a query or fragment`);
   if (url.username || url.password) {
-    throw configError(`${name} must not carry credentials: use MDGET_USERNAME and MDGET_PASSWORD`);
+    throw configError(`${name} must not carry credentials: use ${credentials}`);
   }
 }
 

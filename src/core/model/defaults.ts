@@ -1,3 +1,5 @@
+import type { Config } from './config.js';
+
 /**
  * Every default and bound of a download, in one place: the library applies them, the CLI shows them in
  * its help and checks its flags against them.
@@ -18,3 +20,6 @@ export const LIMITS = {
   concurrency: { min: 1, max: 64 },
   retries: { min: 0, max: 20 },
 } as const;
+
+/** The configuration's defaults, the same for the CLI (under flag, environment and .env) and the library. */
+export const CONFIG_DEFAULTS = { exchangesPath: 'exchanges' } as const satisfies Partial<Config>;

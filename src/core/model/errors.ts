@@ -20,6 +20,8 @@ export interface MdgetErrorOptions extends ErrorOptions {
   url?: string;
   /** The first line of a refusing response's body, redacted, when it had one. */
   detail?: string;
+  /** The option a usage error is about. */
+  option?: string;
 }
 
 /** The base error of mdget: a stable string `code`, a one-line message, an optional `cause`. */
@@ -32,12 +34,15 @@ export class MdgetError extends Error {
   readonly url?: string;
   /** The first line of a refusing response's body, redacted, when it had one. */
   readonly detail?: string;
+  /** The option a usage error is about, as the library names it (`interval`), when one is. */
+  readonly option?: string;
   constructor(code: ErrorCode, message: string, options?: MdgetErrorOptions) {
     super(message, options);
     this.code = code;
     if (options?.status !== undefined) this.status = options.status;
     if (options?.url !== undefined) this.url = options.url;
     if (options?.detail !== undefined) this.detail = options.detail;
+    if (options?.option !== undefined) this.option = options.option;
   }
 }
 
@@ -47,7 +52,9 @@ export function isMdgetError(error: unknown): error is MdgetError {
   return typeof code === 'string' && code.startsWith('MDGET_');
 }
 
-export const usageError = (message: string) => new MdgetError('MDGET_USAGE', message);
+/** A usage error, with the option it is about when there is one. */
+export const usageError = (message: string, option?: string) =>
+  new MdgetError('MDGET_USAGE', message, option === undefined ? {} : { option });
 export const configError = (message: string) => new MdgetError('MDGET_CONFIG', message);
 
 /** The one error of a run stopped by its abort signal (SIGINT: exit 130); `cause` is what the abort threw. */

@@ -50,7 +50,10 @@ export interface OutputOptions {
    * `{command}`, `{ext}`: one file per symbol or window. Absent: the run's stream (the CLI's stdout).
    */
   output?: string;
-  /** Default csv, or parquet for a `.parquet` output (futopts with `json`: json). */
+  /**
+   * Default: the one the output's name asks for (`.ndjson`: ndjson, model/formats.ts), else csv (futopts
+   * with `json`: json); a name that asks for another is refused.
+   */
   format?: OutputFormat;
   /** How `parquet` compresses its pages (default zstd). */
   compression?: ParquetCompression;

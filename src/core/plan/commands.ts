@@ -3,6 +3,7 @@
  * series, its service parameters, its own rules, its format when none is asked, and its planner.
  */
 import type { Requirement } from '../model/config.js';
+import { DEFAULTS } from '../model/defaults.js';
 import { usageError } from '../model/errors.js';
 import type { OutputFormat } from '../model/formats.js';
 import type { DownloadName, DownloadOptions } from '../model/options.js';
@@ -17,6 +18,7 @@ import {
   type ParamsOf,
   ticksParams,
 } from '../model/params.js';
+import { UTC_FORM } from '../time/time-zones.js';
 import type { NameOf } from './names.js';
 import type { RequestPlan } from './planned-request.js';
 import {
@@ -46,7 +48,7 @@ export interface DownloadCommand<N extends DownloadName> {
 }
 
 const HISTORICAL: readonly Requirement[] = ['credentials', 'historical'];
-const csv = (): OutputFormat => 'csv';
+const csv = (): OutputFormat => DEFAULTS.format;
 const noRules = () => {};
 const never = () => false;
 
@@ -79,7 +81,7 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
     // data=<period>nearest or data=<period>continue: one suffix, never both.
     check: (options, n) => {
       if (options.nearest && options.continue)
-        throw usageError(`${n('nearest')} and ${n('continue')} exclude each other`);
+        throw usageError(`${n('nearest')} and ${n('continue')} exclude each other`, 'nearest');
     },
     nearby: never,
     plan: (options, symbols, ctx) => planEod(symbols, paramsOf(options, eodParams), ctx),
@@ -100,7 +102,7 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
     defaultFormat: csv,
     check: (options, n) => {
       if (options.database !== 'minutes' && options.database !== 'eod')
-        throw usageError(`${n('database')} '${String(options.database)}': use minutes or eod`);
+        throw usageError(`${n('database')} '${String(options.database)}': use minutes or eod`, 'database');
     },
     nearby: never,
     plan: (options, symbols, ctx) => planDateRange(options.database, symbols, ctx),
@@ -110,7 +112,7 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
     series: false,
     params: futuresOptionsParams,
     // The JSON document goes through unchanged: json is the format that says so.
-    defaultFormat: (options) => (options.json ? 'json' : 'csv'),
+    defaultFormat: (options) => (options.json ? 'json' : DEFAULTS.format),
     check: (options, n) => {
       if (!options.json) return;
       const format = options.format ?? 'json';
@@ -118,6 +120,7 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
       if (format !== 'raw' && format !== 'json')
         throw usageError(
           `${json} streams the service JSON through unchanged: use ${n('format')} raw or json with it, not ${format}`,
+          'json',
         );
       if (
         options.timeZone !== undefined ||
@@ -125,16 +128,18 @@ export const DOWNLOAD_COMMANDS: { [N in DownloadName]: DownloadCommand<N> } = {
         options.columns !== undefined
       ) {
         const rewrites = [
-          ...new Set([n('timeZone', 'utc'), n('timeZone'), n('sourceTimeZone'), n('columns')]),
+          ...new Set([n('timeZone', UTC_FORM), n('timeZone'), n('sourceTimeZone'), n('columns')]),
         ];
         throw usageError(
           `${json} streams the service JSON through unchanged: ${rewrites.slice(0, -1).join(', ')} and ${rewrites.at(-1)} do not apply`,
+          'json',
         );
       }
       const roots = typeof options.symbols === 'string' ? 1 : options.symbols.length;
       if (roots > 1 && !isTemplate(options.output ?? ''))
         throw usageError(
           `${json} with several roots needs an output template such as ${n('output')} "fo-{symbol}.json"`,
+          'json',
         );
     },
     nearby: never,

@@ -1,6 +1,6 @@
 import { normalize } from 'node:path';
 import { usageError } from '../model/errors.js';
-import type { OutputFormat } from '../model/formats.js';
+import { formOfName, type OutputFormat } from '../model/formats.js';
 import type { NameOf } from './names.js';
 import { describePlan, type OutputRef, type PlannedRequest, type RequestPlan } from './planned-request.js';
 import { expandTemplate, isTemplate, placeholdersOf, type TemplateVars } from './templates.js';
@@ -17,7 +17,7 @@ export type OutputTarget =
  */
 export function outputTargetOf(output: string | undefined, gzip: boolean): OutputTarget {
   if (output === undefined) return { kind: 'stream', gzip };
-  const compressed = gzip || /\.gz$/i.test(output);
+  const compressed = gzip || formOfName(output).gzip;
   return isTemplate(output)
     ? { kind: 'template', template: output, gzip: compressed }
     : { kind: 'file', path: output, gzip: compressed };
@@ -43,7 +43,7 @@ export function assignOutputs(
   const used = placeholdersOf(template);
   const base = format === 'raw' ? (plans[0]?.jsonBody ? 'json' : 'csv') : format;
   // compression names the file: {ext} is csv.gz, unless the template writes .gz itself
-  const ext = target.gzip && !/\.gz$/i.test(template) ? `${base}.gz` : base;
+  const ext = target.gzip && !formOfName(template).gzip ? `${base}.gz` : base;
   const owners = new Map<string, { key: string; plan: RequestPlan }>();
   return plans.map((plan) => {
     const vars: TemplateVars = { symbol: plan.symbol, command: plan.command, ext };
@@ -53,6 +53,7 @@ export function assignOutputs(
       if (vars[key] === undefined)
         throw usageError(
           `${names('output')} ${template}: {${key}} has no value for ${describePlan(plan)}: give ${names(MISSING[key] ?? 'start')}`,
+          'output',
         );
     }
     const path = normalize(expandTemplate(template, vars));
@@ -61,6 +62,7 @@ export function assignOutputs(
     if (owner && owner.key !== key) {
       throw usageError(
         `${names('output')} ${template}: ${describePlan(owner.plan)} and ${describePlan(plan)} would both write ${path}; use placeholders that tell them apart`,
+        'output',
       );
     }
     owners.set(path, { key, plan });

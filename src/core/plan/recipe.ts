@@ -1,4 +1,5 @@
 import { COMMAND_PARAMS, optionKey } from '../model/params.js';
+import { UTC_FORM } from '../time/time-zones.js';
 import type { RunSettings } from './job.js';
 import type { NameOf } from './names.js';
 import type { PlannedRequest } from './planned-request.js';
@@ -99,7 +100,7 @@ export function recipeDifference(
     if (recorded[option] !== wanted[option]) return setting(option, recorded[option], wanted[option]);
   // a flag is shown alone (--gzip, --utc, --no-header); --tz with its zone
   const on = (value: boolean) => (value ? true : undefined);
-  const zone = (value: string | undefined) => (value === 'utc' ? true : value);
+  const zone = (value: string | undefined) => (value === UTC_FORM ? true : value);
   if (recorded.gzip !== wanted.gzip) return setting('gzip', on(recorded.gzip), on(wanted.gzip));
   if (recorded.timeZone !== wanted.timeZone) {
     const shown = names('timeZone', recorded.timeZone ?? wanted.timeZone);

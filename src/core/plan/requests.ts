@@ -1,4 +1,5 @@
 import type { Config } from '../model/config.js';
+import { DEFAULTS } from '../model/defaults.js';
 import type { MinutesVariant } from '../model/options.js';
 import { addDays, isoDay, startOfDay, todayIn, type WallTime, wallClockIn } from '../time/dates.js';
 import type { RequestPlan } from './planned-request.js';
@@ -109,7 +110,7 @@ export function planTicks(
   params: Undated<TicksParams>,
   ctx: PlanContext,
 ): RequestPlan[] {
-  const order = params.order ?? 'asc';
+  const order = params.order ?? DEFAULTS.order;
   return symbols.flatMap((symbol) => {
     const zone = ctx.zoneOf(symbol);
     const { start, end } = ctx.datesOf(symbol);
@@ -147,7 +148,7 @@ export function planMinutes(
         ? buildFormTMinutesUrl
         : buildMinutesUrl;
   const kind = variant === 'nearby' ? ('nearbyMinutes' as const) : ('minutes' as const);
-  const order = params.order ?? 'asc';
+  const order = params.order ?? DEFAULTS.order;
   return symbols.flatMap((symbol) => {
     const zone = ctx.zoneOf(symbol);
     const { start, end } = ctx.datesOf(symbol);
@@ -176,7 +177,7 @@ export function planEod(
   params: Undated<EodParams>,
   ctx: PlanContext,
 ): RequestPlan[] {
-  const order = params.order ?? 'asc';
+  const order = params.order ?? DEFAULTS.order;
   const daily = (params.period ?? 'daily') === 'daily';
   return symbols.flatMap((symbol) => {
     const zone = ctx.zoneOf(symbol);

@@ -5,7 +5,7 @@
  */
 import { type Config, maxRowsOf, requireConfig } from '../model/config.js';
 import { DEFAULTS } from '../model/defaults.js';
-import { DEFAULT_PARQUET_COMPRESSION, formatOfName } from '../model/formats.js';
+import { DEFAULT_PARQUET_COMPRESSION, formOfName } from '../model/formats.js';
 import type { DateInput, DownloadName, DownloadOptions } from '../model/options.js';
 import { addDays, parseDateInput, todayIn, type WallTime } from '../time/dates.js';
 import { DOWNLOAD_COMMANDS, type DownloadCommand } from './commands.js';
@@ -33,9 +33,10 @@ export function resolve<N extends DownloadName>(
 ): Job {
   const command = DOWNLOAD_COMMANDS[name] as DownloadCommand<N>;
   const { names, config, now } = ctx;
+  // the name decides when no format is given; one that contradicts a given format is refused in the rules
   const format =
     options.format ??
-    (options.output === undefined ? undefined : formatOfName(options.output)) ??
+    (options.output === undefined ? undefined : formOfName(options.output).format) ??
     command.defaultFormat(options);
   checkOptions(options, { command: name, series: command.series, params: command.params, format, names });
   command.check(options, names);
@@ -101,7 +102,7 @@ function datesOf(options: DatedOptions, zone: string, update: boolean, now: Date
     value === undefined
       ? undefined
       : typeof value === 'string'
-        ? parseDateInput(value, names(option), zone, now)
+        ? parseDateInput(value, names(option), zone, now, option)
         : value;
   const start = read(options.start, 'start');
   let end = read(options.end, 'end');

@@ -1,14 +1,21 @@
 /**
  * The rules a download's options must keep, each checked here once for the CLI and the library alike:
- * a broken rule is MDGET_USAGE naming the option in the caller's words (names.ts), before any request.
+ * a broken rule is MDGET_USAGE naming the option in the caller's words (names.ts), before any request,
+ * and carrying the option it is about (a dataset file points at that option's line).
  */
 import { LIMITS } from '../model/defaults.js';
 import { usageError } from '../model/errors.js';
-import { formatOfName, OUTPUT_FORMATS, type OutputFormat, PARQUET_COMPRESSIONS } from '../model/formats.js';
+import {
+  formatFitsName,
+  formOfName,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  PARQUET_COMPRESSIONS,
+} from '../model/formats.js';
 import type { DownloadName, DownloadOptions, ExtraParams } from '../model/options.js';
 import { optionKey, type ParamSpec } from '../model/params.js';
 import { columnsOfOutput } from '../model/record-shapes.js';
-import { isValidTimeZone } from '../time/time-zones.js';
+import { assertTimeZone, UTC_FORM } from '../time/time-zones.js';
 import type { NameOf } from './names.js';
 import { outputKey } from './outputs.js';
 import type { PlannedRequest } from './planned-request.js';
@@ -32,14 +39,14 @@ export function checkOptions(options: DownloadOptions, ctx: RuleContext): void {
   checkSymbols(options.symbols, ctx);
   checkParamValues(options, ctx.params, n);
   if (options.skipExisting && options.force)
-    throw usageError(`${n('skipExisting')} and ${n('force')} exclude each other`);
+    throw usageError(`${n('skipExisting')} and ${n('force')} exclude each other`, 'skipExisting');
   if (options.output !== undefined) checkOutputPath(options.output, n('output'));
   checkWholeNumber(options.concurrency, 'concurrency', LIMITS.concurrency, n);
   checkWholeNumber(options.maxRows, 'maxRows', { min: 1 }, n);
   if (options.shard) {
     const { index, count } = options.shard;
     if (!(Number.isInteger(index) && Number.isInteger(count) && index >= 1 && index <= count))
-      throw usageError(`${n('shard')} '${index}/${count}': expected i/n with 1 ≤ i ≤ n, e.g. 2/4`);
+      throw usageError(`${n('shard')} '${index}/${count}': expected i/n with 1 ≤ i ≤ n, e.g. 2/4`, 'shard');
   }
   if (options.windowMs !== undefined) checkWindow(options.windowMs, ctx);
   if (options.update) checkUpdate(options, ctx);
@@ -55,11 +62,12 @@ function checkSymbols(symbols: string | readonly string[] | undefined, ctx: Rule
   const list = typeof symbols === 'string' ? [symbols] : symbols;
   const what = ctx.command === 'futopts' ? 'root' : 'symbol';
   if (!Array.isArray(list) || list.length === 0)
-    throw usageError(`no ${what}s: give ${ctx.names('symbols')}`);
+    throw usageError(`no ${what}s: give ${ctx.names('symbols')}`, 'symbols');
   for (const symbol of list as readonly unknown[]) {
     if (typeof symbol !== 'string' || !SYMBOL.test(symbol))
       throw usageError(
         `invalid ${what} '${String(symbol)}': expected up to 64 characters without spaces or commas`,
+        'symbols',
       );
   }
 }
@@ -70,6 +78,7 @@ export function checkRange(start: Date | undefined, end: Date | undefined, names
     const day = (time: Date) => time.toISOString().slice(0, 10);
     throw usageError(
       `${names('end')} ${day(end)} must be after ${names('start')} ${day(start)} (end is exclusive: use the day after)`,
+      'end',
     );
   }
 }
@@ -87,7 +96,7 @@ function checkWholeNumber(
     range.max === undefined
       ? `a whole number ≥ ${range.min}`
       : `a whole number from ${range.min} to ${range.max}`;
-  throw usageError(`${n(option)} takes ${expected}, not '${value}'`);
+  throw usageError(`${n(option)} takes ${expected}, not '${value}'`, option);
 }
 
 /** Each service parameter's value against its row: whole numbers in range, choices, patterns, dates. */
@@ -101,7 +110,7 @@ function checkParamValues(options: DownloadOptions, specs: readonly ParamSpec[],
     switch (spec.kind) {
       case 'int':
         if (typeof value !== 'number')
-          throw usageError(`${n(key)} takes a whole number, not '${String(value)}'`);
+          throw usageError(`${n(key)} takes a whole number, not '${String(value)}'`, key);
         checkWholeNumber(
           value,
           key,
@@ -111,21 +120,22 @@ function checkParamValues(options: DownloadOptions, specs: readonly ParamSpec[],
         break;
       case 'flag':
         if (typeof value !== 'boolean')
-          throw usageError(`${n(key)} takes true or false, not '${String(value)}'`);
+          throw usageError(`${n(key)} takes true or false, not '${String(value)}'`, key);
         break;
       case 'choice':
         if (!spec.choices?.includes(String(value)) || typeof value !== 'string')
-          throw usageError(`${n(key)} '${String(value)}': use one of ${spec.choices?.join(', ')}`);
+          throw usageError(`${n(key)} '${String(value)}': use one of ${spec.choices?.join(', ')}`, key);
         break;
       case 'string':
         if (typeof value !== 'string' || (spec.pattern && !spec.pattern.test(value)))
           throw usageError(
             `${n(key)} '${String(value)}': expected ${spec.form ?? spec.pattern?.source ?? 'text'}`,
+            key,
           );
         break;
       case 'date':
         if (!(typeof value === 'string' || (value instanceof Date && !Number.isNaN(value.getTime()))))
-          throw usageError(`${n(key)}: not a date: give a valid Date or a date such as 2025-03-10`);
+          throw usageError(`${n(key)}: not a date: give a valid Date or a date such as 2025-03-10`, key);
         break;
     }
   }
@@ -133,11 +143,14 @@ function checkParamValues(options: DownloadOptions, specs: readonly ParamSpec[],
 
 function checkWindow(windowMs: number, ctx: RuleContext): void {
   const n = ctx.names;
-  if (!(windowMs > 0)) throw usageError(`${n('windowMs')}: expected a positive duration, not '${windowMs}'`);
-  if (!ctx.series) throw usageError(`${n('windowMs')} applies to ticks, minutes and eod (time series)`);
+  if (!(windowMs > 0))
+    throw usageError(`${n('windowMs')}: expected a positive duration, not '${windowMs}'`, 'windowMs');
+  if (!ctx.series)
+    throw usageError(`${n('windowMs')} applies to ticks, minutes and eod (time series)`, 'windowMs');
   if (ctx.command === 'ticks' && windowMs > DAY_MS)
     throw usageError(
       `${n('windowMs')}: ticks are served one day per request: use a window of 1d or less, e.g. 1h`,
+      'windowMs',
     );
 }
 
@@ -145,47 +158,68 @@ function checkWindow(windowMs: number, ctx: RuleContext): void {
 function checkUpdate(options: DownloadOptions, ctx: RuleContext): void {
   const n = ctx.names;
   const values = options as { order?: string; maxrecords?: number; start?: unknown };
-  if (!ctx.series) throw usageError(`${n('update')} applies to ticks, minutes and eod (time series)`);
+  if (!ctx.series)
+    throw usageError(`${n('update')} applies to ticks, minutes and eod (time series)`, 'update');
   if (options.output === undefined)
-    throw usageError(`${n('update')} needs ${n('output')} <file> or a template: a stream cannot be resumed`);
+    throw usageError(
+      `${n('update')} needs ${n('output')} <file> or a template: a stream cannot be resumed`,
+      'update',
+    );
   if (ctx.format === 'json')
-    throw usageError(`${n('update')} cannot append to a JSON array: use ${n('format')} csv, ndjson or raw`);
+    throw usageError(
+      `${n('update')} cannot append to a JSON array: use ${n('format')} csv, ndjson or raw`,
+      'update',
+    );
   if (values.order === 'desc')
-    throw usageError(`${n('update')} resumes after the last row: it needs ${n('order')} asc`);
+    throw usageError(`${n('update')} resumes after the last row: it needs ${n('order')} asc`, 'update');
   if (values.maxrecords !== undefined)
-    throw usageError(`${n('update')} and ${n('maxrecords')} exclude each other`);
+    throw usageError(`${n('update')} and ${n('maxrecords')} exclude each other`, 'update');
   if (values.start === undefined)
     throw usageError(
       `${n('update')} needs ${n('start')}: the first day the file holds (rows it has are not fetched again)`,
+      'update',
     );
   if (options.force || options.skipExisting)
-    throw usageError(`${n('update')} excludes ${n('force')} and ${n('skipExisting')}`);
+    throw usageError(`${n('update')} excludes ${n('force')} and ${n('skipExisting')}`, 'update');
 }
 
 /**
  * The format against the output: a known one; --compression only with parquet, which compresses its own
- * pages and so takes no gzip on top; a `.parquet` file name holds parquet (a csv under that name would
- * mislead every reader that trusts it).
+ * pages and so takes no gzip on top; a name that asks for another format than the one given is refused
+ * (csv under `x.ndjson` would mislead every reader that trusts the name).
  */
 function checkFormat(options: DownloadOptions, format: OutputFormat, n: NameOf): void {
   if (!OUTPUT_FORMATS.includes(format))
-    throw usageError(`${n('format')} '${String(format)}': use one of ${OUTPUT_FORMATS.join(', ')}`);
+    throw usageError(`${n('format')} '${String(format)}': use one of ${OUTPUT_FORMATS.join(', ')}`, 'format');
   const { compression, output } = options;
   if (compression !== undefined && !PARQUET_COMPRESSIONS.includes(compression))
     throw usageError(
       `${n('compression')} '${String(compression)}': use one of ${PARQUET_COMPRESSIONS.join(', ')}`,
+      'compression',
     );
   if (compression !== undefined && format !== 'parquet')
-    throw usageError(`${n('compression')} applies to ${n('format')} parquet, not ${format}`);
-  if (output !== undefined && formatOfName(output) === 'parquet' && format !== 'parquet')
+    throw usageError(`${n('compression')} applies to ${n('format')} parquet, not ${format}`, 'compression');
+  const named = output === undefined ? { gzip: false } : formOfName(output);
+  if (named.format !== undefined && !formatFitsName(format, named.format))
     throw usageError(
-      `${n('output')} ${output} names a Parquet file: drop ${n('format')} ${format}, or rename it`,
+      `${n('output')} ${output} names ${A_FILE_OF[named.format]} file: drop ${n('format')} ${format}, or rename it`,
+      'output',
     );
-  if (format === 'parquet' && (options.gzip || (output !== undefined && /\.gz$/i.test(output))))
+  if (format === 'parquet' && (options.gzip || named.gzip))
     throw usageError(
       `${n('format')} parquet compresses its own pages (${n('compression')}): drop ${n('gzip')} or the .gz`,
+      'format',
     );
 }
+
+/** How a message names a file of each format. */
+const A_FILE_OF: Record<OutputFormat, string> = {
+  csv: 'a csv',
+  raw: 'a raw',
+  ndjson: 'an ndjson',
+  json: 'a json',
+  parquet: 'a Parquet',
+};
 
 /**
  * A typed output needs the records' columns: each output of the job must have them (futopts with its
@@ -196,6 +230,7 @@ export function checkTypedOutputs(requests: readonly PlannedRequest[], names: Na
     if (!columnsOfOutput([request]))
       throw usageError(
         `${names('format')} parquet needs records with columns: ${request.command} ${names('json')} passes the service's JSON through; use ${names('format')} json or raw`,
+        'format',
       );
   }
 }
@@ -203,14 +238,18 @@ export function checkTypedOutputs(requests: readonly PlannedRequest[], names: Na
 /** Zones and columns rewrite records: they need valid names, and a format that is not the service's bytes. */
 function checkRewrites(options: DownloadOptions, format: OutputFormat, n: NameOf): void {
   const { timeZone, sourceTimeZone, columns } = options;
-  if (timeZone !== undefined && timeZone !== 'utc') checkZone(timeZone, n('timeZone', timeZone));
-  if (sourceTimeZone !== undefined) checkZone(sourceTimeZone, n('sourceTimeZone'));
+  if (timeZone !== undefined && timeZone !== UTC_FORM)
+    assertTimeZone(timeZone, n('timeZone', timeZone), 'timeZone');
+  if (sourceTimeZone !== undefined) assertTimeZone(sourceTimeZone, n('sourceTimeZone'), 'sourceTimeZone');
   if (columns !== undefined) {
     const bad = columns.find((name) => !COLUMN.test(name));
     if (columns.length === 0 || bad !== undefined)
-      throw usageError(`${n('columns')} '${columns.join(',')}': expected a comma list of csv header names`);
+      throw usageError(
+        `${n('columns')} '${columns.join(',')}': expected a comma list of csv header names`,
+        'columns',
+      );
     const twice = columns.find((name, i) => columns.indexOf(name) !== i);
-    if (twice !== undefined) throw usageError(`${n('columns')}: ${twice} is named twice`);
+    if (twice !== undefined) throw usageError(`${n('columns')}: ${twice} is named twice`, 'columns');
   }
   const rewrites = [
     timeZone === undefined ? undefined : n('timeZone', timeZone),
@@ -218,12 +257,10 @@ function checkRewrites(options: DownloadOptions, format: OutputFormat, n: NameOf
     columns === undefined ? undefined : n('columns'),
   ].filter((name) => name !== undefined);
   if (format === 'raw' && rewrites.length > 0)
-    throw usageError(`${rewrites.join(', ')}: ${n('format')} raw passes the service bytes through unchanged`);
-}
-
-function checkZone(zone: string, name: string): void {
-  if (!isValidTimeZone(zone))
-    throw usageError(`${name} '${zone}': not an IANA time zone such as America/New_York or UTC`);
+    throw usageError(
+      `${rewrites.join(', ')}: ${n('format')} raw passes the service bytes through unchanged`,
+      timeZone !== undefined ? 'timeZone' : sourceTimeZone !== undefined ? 'sourceTimeZone' : 'columns',
+    );
 }
 
 /** Positional query names: given as symbols (or roots), never as extra parameters. */
@@ -239,16 +276,21 @@ function checkExtra(extra: ExtraParams, ctx: RuleContext): void {
   const positional = POSITIONAL[ctx.command] ?? 'symbol';
   for (const [key] of extra) {
     if (!/^[A-Za-z][A-Za-z0-9_.-]*$/.test(key))
-      throw usageError(`${n('extra')} '${key}': not a parameter name`);
+      throw usageError(`${n('extra')} '${key}': not a parameter name`, 'extra');
     const lower = key.toLowerCase();
     if (lower === 'username' || lower === 'password')
-      throw usageError(`${n('extra')} ${key}: credentials come from MDGET_USERNAME / MDGET_PASSWORD`);
+      throw usageError(
+        `${n('extra')} ${key}: credentials come from MDGET_USERNAME / MDGET_PASSWORD`,
+        'extra',
+      );
     if (lower === positional)
       throw usageError(
         `${n('extra')} ${key}: give ${positional === 'root' ? 'roots' : 'symbols'} as arguments`,
+        'extra',
       );
     const modelled = ctx.params.find((s) => s.query === lower && s.query !== 'data');
-    if (modelled) throw usageError(`${n('extra')} ${key}: use ${n(optionKey(modelled.flag))} instead`);
+    if (modelled)
+      throw usageError(`${n('extra')} ${key}: use ${n(optionKey(modelled.flag))} instead`, 'extra');
   }
 }
 
@@ -260,7 +302,10 @@ export function pickColumns(wanted: readonly string[], columns: readonly string[
   return wanted.map((name) => {
     const index = columns.indexOf(name);
     if (index < 0)
-      throw usageError(`${names('columns')}: no column '${name}' here; the columns are ${columns.join(',')}`);
+      throw usageError(
+        `${names('columns')}: no column '${name}' here; the columns are ${columns.join(',')}`,
+        'columns',
+      );
     return index;
   });
 }
@@ -279,7 +324,10 @@ export function checkColumns(
   for (const group of byOutput.values()) {
     const columns = columnsOfOutput(group);
     if (!columns)
-      throw usageError(`${names('columns')}: this output has no csv columns to pick (futopts --json)`);
+      throw usageError(
+        `${names('columns')}: this output has no csv columns to pick (futopts --json)`,
+        'columns',
+      );
     pickColumns(wanted, columns, names);
   }
 }

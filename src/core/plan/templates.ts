@@ -17,14 +17,21 @@ const KNOWN = new Set<string>(TEMPLATE_KEYS);
  */
 export function checkOutputPath(output: string, name: string): void {
   if (output === '')
-    throw usageError(`${name} '': give a file name, a template such as 'data/{symbol}.csv', or - for stdout`);
+    throw usageError(
+      `${name} '': give a file name, a template such as 'data/{symbol}.csv', or - for stdout`,
+      'output',
+    );
   if (/[/\\]$/.test(output)) {
-    throw usageError(`${name} ${output}: names a directory; give a file name such as ${output}data.csv`);
+    throw usageError(
+      `${name} ${output}: names a directory; give a file name such as ${output}data.csv`,
+      'output',
+    );
   }
   for (const [, key] of output.matchAll(PLACEHOLDER)) {
     if (!KNOWN.has(key ?? '')) {
       throw usageError(
         `${name} ${output}: unknown placeholder {${key}}; use {${TEMPLATE_KEYS.join('}, {')}}`,
+        'output',
       );
     }
   }

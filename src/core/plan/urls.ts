@@ -1,4 +1,5 @@
 import type { Config } from '../model/config.js';
+import { DEFAULTS } from '../model/defaults.js';
 import type { ExtraParams } from '../model/options.js';
 import {
   dateRangeParams,
@@ -112,13 +113,13 @@ export function buildTicksUrl(
   params: TicksParams,
   extra: ExtraParams = [],
 ): URL {
-  const values = { ...params, order: params.order ?? 'asc' };
+  const values = { ...params, order: params.order ?? DEFAULTS.order };
   return build(historical(config), PAGES.ticks, config, [['symbol', symbol]], ticksParams, values, extra);
 }
 
 function minutesLike(page: Page) {
   return (config: Config, symbol: string, params: MinutesParams, extra: ExtraParams = []): URL => {
-    const values = { ...params, order: params.order ?? 'asc' };
+    const values = { ...params, order: params.order ?? DEFAULTS.order };
     return build(historical(config), page, config, [['symbol', symbol]], minutesParams, values, extra);
   };
 }
@@ -138,7 +139,7 @@ export function eodDataValue(params: EodParams): string | undefined {
 
 /** queryeod.ashx */
 export function buildEodUrl(config: Config, symbol: string, params: EodParams, extra: ExtraParams = []): URL {
-  const values = { ...params, order: params.order ?? 'asc' };
+  const values = { ...params, order: params.order ?? DEFAULTS.order };
   const head: [string, QueryValue][] = [
     ['symbol', symbol],
     ['data', eodDataValue(params)],

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { BodySource } from '../http/open-body.js';
+import { DEFAULTS } from '../model/defaults.js';
 import { forwardTo } from '../pipeline/forward-to.js';
 import type { OutputState } from '../pipeline/output-state.js';
 import { ResponseTransform } from '../pipeline/response-transform.js';
@@ -71,7 +72,7 @@ export async function fetchInto(
           timeZone: {
             target: options.timeZone,
             source: plan.zone,
-            order: plan.series?.order ?? 'asc',
+            order: plan.series?.order ?? DEFAULTS.order,
           },
         }
       : {}),

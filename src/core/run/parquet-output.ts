@@ -3,6 +3,7 @@ import { DEFAULT_PARQUET_COMPRESSION } from '../model/formats.js';
 import { type OutputState, writtenColumns } from '../pipeline/output-state.js';
 import type { RunSettings } from '../plan/job.js';
 import type { Sink } from '../sink/atomic-file.js';
+import { zoneNameOf } from '../time/time-zones.js';
 import type { OutputGroup } from './run-state.js';
 
 /** The key/value metadata entry naming the zone of the `time` column (docs/parquet.md). */
@@ -13,7 +14,7 @@ export const TIME_ZONE_KEY = 'mdget.time_zone';
  * the zone of its requests, or `SYMBOL=zone` pairs when the symbols of one output speak different zones.
  */
 export function timeZoneOf(group: OutputGroup, settings: RunSettings): string {
-  if (settings.timeZone !== undefined) return settings.timeZone === 'utc' ? 'UTC' : settings.timeZone;
+  if (settings.timeZone !== undefined) return zoneNameOf(settings.timeZone);
   const zones = new Map(group.items.map(({ plan }) => [plan.symbol, plan.zone]));
   const distinct = new Set(zones.values());
   if (distinct.size <= 1) return [...distinct][0] ?? 'UTC';

@@ -47,7 +47,3 @@ export function gzipSink(inner: Sink): Sink {
     },
   };
 }
-
-/** True when output should be gzipped: asked for, or a file name ending in `.gz`. */
-export const gzipped = (output: string, gzip: boolean | undefined): boolean =>
-  gzip === true || /\.gz$/i.test(output);

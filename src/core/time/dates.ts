@@ -65,12 +65,19 @@ export function wallClockIn(zone: string, now: Date): WallTime {
 
 /**
  * Parses a --start/--end value: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (or a space), YYYYMMDD[HHMM[SS]],
- * today, yesterday, tomorrow (an end that takes in all of today), <n>d. Throws a usage error naming the flag and the accepted forms.
+ * today, yesterday, tomorrow (an end that takes in all of today), <n>d. Throws a usage error naming the flag
+ * and the accepted forms, carrying `option`.
  */
-export function parseDateInput(text: string, flag: string, zone: string, now: Date): WallTime {
+export function parseDateInput(
+  text: string,
+  flag: string,
+  zone: string,
+  now: Date,
+  option?: string,
+): WallTime {
   const value = text.trim();
   // A time with an offset or Z names an instant: sent as the market's wall clock then (docs/time-zones.md).
-  const instant = parseZonedInput(value, flag);
+  const instant = parseZonedInput(value, flag, option);
   if (instant) return marketWallTime(instant, zone);
   const lower = value.toLowerCase();
   if (lower === 'today') return todayIn(zone, now);
@@ -95,6 +102,7 @@ export function parseDateInput(text: string, flag: string, zone: string, now: Da
   }
   throw usageError(
     `invalid ${flag} '${text}': use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (market time, or with Z or ±HH:MM), YYYYMMDD[HHMM[SS]], today, yesterday, tomorrow or <n>d`,
+    option,
   );
 }
 

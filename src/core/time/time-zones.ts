@@ -22,12 +22,36 @@ export function isValidTimeZone(name: string): boolean {
   }
 }
 
-/** Returns quietly for a valid zone; otherwise throws a usage error naming the flag. */
-export function assertTimeZone(name: string, flag: string): void {
+/**
+ * Returns quietly for a valid zone; otherwise throws a usage error naming the option as the caller does
+ * (`label`), and carrying `option`, the option it is about.
+ */
+export function assertTimeZone(name: string, label: string, option?: string): void {
   if (!isValidTimeZone(name)) {
-    throw usageError(`${flag} '${name}': not an IANA time zone such as America/New_York or UTC`);
+    throw usageError(`${label} '${name}': not an IANA time zone such as America/New_York or UTC`, option);
   }
 }
+
+/** The `timeZone` option's value for instants in UTC, written with `Z` (a zone is written with its offset). */
+export const UTC_FORM = 'utc';
+
+/**
+ * The time form timestamps are written in, decided here for every surface: UTC (`--utc`, or a dataset's
+ * `tz = "UTC"` in any case, its one way to say it), an IANA zone (`--tz`, `tz`), or, when neither is
+ * asked for, the market's wall clock as served (undefined).
+ */
+export function timeZoneOptionOf(ask: {
+  utc?: boolean;
+  zone?: string;
+  utcByName?: boolean;
+}): string | undefined {
+  if (ask.utc) return UTC_FORM;
+  if (ask.zone !== undefined && ask.utcByName && ask.zone.toUpperCase() === 'UTC') return UTC_FORM;
+  return ask.zone;
+}
+
+/** The IANA name of a `timeZone` option's zone, as metadata names it: `UTC` for the UTC form. */
+export const zoneNameOf = (timeZone: string): string => (timeZone === UTC_FORM ? 'UTC' : timeZone);
 
 /** The instant `zone`'s clocks show as `wall`: `which` picks a fold's pass; a gap takes the offset before. */
 export function utcOfWallTime(wall: WallTime, zone: string, which: 'earlier' | 'later'): Date {

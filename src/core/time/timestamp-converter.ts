@@ -1,5 +1,5 @@
 import { usageError } from '../model/errors.js';
-import { assertTimeZone } from './time-zones.js';
+import { assertTimeZone, UTC_FORM } from './time-zones.js';
 import {
   DAY,
   daysFromCivil,
@@ -33,11 +33,12 @@ export function createTimestampConverter(options: TimestampConverterOptions): Ti
   // `2025-03-13T14:30:00Z` or `2025-03-13T00:00:00.021-05:00`. A date names a trading day, not an
   // instant, so it stays as it is; so does anything else the converter cannot read.
   const { sourceZone, target, order } = options;
-  assertTimeZone(sourceZone, '--source-tz');
-  if (target !== 'utc') assertTimeZone(target, '--tz');
-  if (order !== 'asc' && order !== 'desc') throw usageError(`--order '${order}': use asc or desc`);
+  // the rules checked these before any request (plan/rules.ts); named as the library names them
+  assertTimeZone(sourceZone, 'sourceTimeZone');
+  if (target !== UTC_FORM) assertTimeZone(target, 'timeZone');
+  if (order !== 'asc' && order !== 'desc') throw usageError(`order '${order}': use asc or desc`);
   const source = offsetsOf(sourceZone);
-  const zoned = target === 'utc' ? undefined : offsetsOf(target);
+  const zoned = target === UTC_FORM ? undefined : offsetsOf(target);
   const descending = order === 'desc';
 
   // The fold rule: asc takes the earliest instant not before the previous row, desc the latest not

@@ -11,8 +11,11 @@ import { wallTimeOf } from './time-zones.js';
 const ZONED =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(?:[Zz]|([+-])(\d{2}):?(\d{2}))$/;
 
-/** The instant of `YYYY-MM-DDTHH:MM[:SS[.fff]]` + `Z`/`±HH:MM`/`±HHMM`; undefined without an offset. */
-export function parseZonedInput(text: string, flag: string): Date | undefined {
+/**
+ * The instant of `YYYY-MM-DDTHH:MM[:SS[.fff]]` + `Z`/`±HH:MM`/`±HHMM`; undefined without an offset. A
+ * refusal names `flag` and carries `option`, the option it is about.
+ */
+export function parseZonedInput(text: string, flag: string, option?: string): Date | undefined {
   const value = text.trim();
   // An offset shows as a final Z, a '+', or a '-' past the date: then it is ours to accept or refuse.
   const hasOffset = /[Zz]$/.test(value) || value.includes('+') || value.indexOf('-', 10) !== -1;
@@ -43,6 +46,7 @@ export function parseZonedInput(text: string, flag: string): Date | undefined {
   }
   throw usageError(
     `invalid ${flag} '${text}': use YYYY-MM-DDTHH:MM[:SS[.fff]] with Z, ±HH:MM or ±HHMM, or no offset`,
+    option,
   );
 }
 
