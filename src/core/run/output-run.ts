@@ -27,7 +27,8 @@ export type { OutputGroup, OutputItem, RunState } from './run-state.js';
 
 /**
  * Runs one output. A body cut short (MDGET_NETWORK) after the first bytes cannot be resumed in place, so a
- * file output starts over into a fresh temporary file, up to the retry count; stdout cannot take bytes back.
+ * file output starts over into a fresh temporary file while the failed request has tries left in the run
+ * (the scheduler counts them); stdout cannot take bytes back.
  */
 export async function runOutput(
   group: OutputGroup,
@@ -38,10 +39,12 @@ export async function runOutput(
   const planned = group.items.length;
   for (let attempt = 1; ; attempt++) {
     const failure = await runOutputOnce(group, options, deps, run);
+    const failed = group.items.find((item) => item.result.status === 'failed');
     const again =
       failure?.code === 'MDGET_NETWORK' &&
       group.output.kind === 'file' &&
-      attempt <= deps.retry.retries &&
+      failed !== undefined &&
+      run.scheduler.triesLeft(failed.plan.url) > 0 &&
       !deps.signal?.aborted;
     if (!again) return failure;
     run.scheduler.retried({

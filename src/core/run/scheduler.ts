@@ -61,6 +61,8 @@ interface Waiter {
 export class RequestScheduler implements Opener {
   readonly counts: RequestCounts = { sent: 0, retries: 0, peakInFlight: 0 };
   private inFlight = 0;
+  /** Times each URL was sent in this run, restarts of its output included: retries have one owner. */
+  private readonly sends = new Map<string, number>();
   private readonly queues: Record<'next' | 'ahead', Waiter[]> = { next: [], ahead: [] };
 
   constructor(private readonly options: SchedulerOptions) {
@@ -92,6 +94,11 @@ export class RequestScheduler implements Opener {
     }
   }
 
+  /** How many more times `url` may be sent in this run: retries + 1 in all, whatever restarts. */
+  triesLeft(url: URL): number {
+    return this.options.retry.retries + 1 - (this.sends.get(url.href) ?? 0);
+  }
+
   /** An output started over after its body broke (a file can be rewritten whole): a retry of the run too. */
   retried(info: RetryInfo): void {
     this.counts.retries++;
@@ -105,12 +112,15 @@ export class RequestScheduler implements Opener {
   ): Promise<OpenResponse> {
     const { dispatcher, retry, limiter } = this.options;
     const secrets = this.options.secrets ?? [];
-    for (let attempt = 1; ; attempt++) {
+    for (;;) {
       try {
         await limiter?.acquire(signal);
       } catch (error) {
         throw networkError(error, url, secrets);
       }
+      // a try of an output started over counts against the same budget as the scheduler's own
+      const attempt = (this.sends.get(url.href) ?? 0) + 1;
+      this.sends.set(url.href, attempt);
       this.counts.sent++;
       if (attempt > 1) this.counts.retries++;
       const outcome = await attemptGet(url, dispatcher, { headers, secrets, ...(signal ? { signal } : {}) });
