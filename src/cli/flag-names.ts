@@ -5,6 +5,7 @@ const FLAGS: Record<string, string> = {
   output: '-o',
   sourceTimeZone: '--source-tz',
   windowMs: '--window',
+  timeoutMs: '--timeout',
   extra: '--param',
   header: '--no-header',
   fsync: '--no-fsync',

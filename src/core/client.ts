@@ -2,18 +2,17 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { type DatasetMethods, datasetMethods } from './dataset/dataset-client.js';
-import { createDispatcher } from './http/agent.js';
 import { type ProxySettings, proxySecrets, proxySettingsOf } from './http/proxy-route.js';
-import { RateLimiter } from './http/rate-limit.js';
-import { retryPolicy } from './http/retry.js';
+import { type OpenTransport, openTransport } from './http/transport.js';
 import type { Config } from './model/config.js';
-import { DEFAULTS, LIMITS } from './model/defaults.js';
+import { LIMITS } from './model/defaults.js';
 import { usageError } from './model/errors.js';
 import type { DownloadName, DownloadOptions, OutputOptions, Queries, RunOptions } from './model/options.js';
 import type { RecordOf } from './model/records.js';
 import { optionNames } from './plan/names.js';
 import type { PlannedRequest } from './plan/planned-request.js';
 import { resolve } from './plan/resolve.js';
+import { type TransportSettings, transportSettingsOf } from './plan/transport-settings.js';
 import { type Exchange, findExchanges } from './reference/exchanges.js';
 import {
   fetchExchanges,
@@ -31,11 +30,11 @@ import { sidecarMemory } from './sink/file-memory.js';
 export interface ClientOptions {
   /** An undici dispatcher to share (default: one Agent of the client's own, closed by close()). */
   dispatcher?: Dispatcher;
-  /** Tries after the first, on network errors, 429 and 5xx (default 3). */
+  /** Tries after the first, on network errors, 429 and 5xx (default 3); a download's own setting wins. */
   retries?: number;
   /** Wait for headers, or for the next bytes of a body (default 60000); for the client's own dispatcher. */
   timeoutMs?: number;
-  /** Most requests per second across everything the client runs. */
+  /** Most requests per second across everything the client runs with this rate. */
   rate?: number;
   /** The server's cap on rows per response, if known. */
   maxRows?: number;
@@ -100,30 +99,49 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
   checkClientOptions(options);
   const proxy = options.proxy === undefined ? undefined : proxySettingsOf(options.proxy);
   const ca = options.ca === undefined ? [] : [options.ca].flat();
-  const own = options.dispatcher
-    ? undefined
-    : createDispatcher({
-        timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+  // the client's options are the defaults of every run's settings, which resolve completes
+  const defaults = {
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.rate === undefined ? {} : { rate: options.rate }),
+    ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }),
+  };
+  // one transport per distinct settings, built from them as the CLI builds its own, closed by close()
+  const transports = new Map<string, OpenTransport>();
+  const transportOf = (settings: TransportSettings): OpenTransport => {
+    const key = JSON.stringify(settings);
+    let transport = transports.get(key);
+    if (!transport) {
+      transport = openTransport(settings, {
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         ...(proxy ? { proxy } : {}),
         ...(ca.length ? { ca } : {}),
       });
-  const dispatcher = options.dispatcher ?? (own as Dispatcher);
-  const limiter = new RateLimiter(options.rate);
+      transports.set(key, transport);
+    }
+    return transport;
+  };
   const now = options.now ?? (() => new Date());
-  const retry = retryPolicy(options.retries);
-  const deps = (signal: AbortSignal | undefined, stdout: NodeJS.WritableStream): RunDeps => ({
-    dispatcher,
-    retry,
-    limiter,
-    stdout,
-    secrets: [config.password, ...(proxy ? proxySecrets(proxy) : [])],
-    ...options.listeners,
-    ...(signal ? { signal } : {}),
-  });
+  const deps = (
+    signal: AbortSignal | undefined,
+    stdout: NodeJS.WritableStream,
+    settings: TransportSettings = transportSettingsOf(defaults),
+  ): RunDeps => {
+    const { dispatcher, retry, limiter } = transportOf(settings);
+    return {
+      dispatcher,
+      retry,
+      limiter,
+      stdout,
+      secrets: [config.password, ...(proxy ? proxySecrets(proxy) : [])],
+      ...options.listeners,
+      ...(signal ? { signal } : {}),
+    };
+  };
   const resolved = <N extends DownloadName>(name: N, query: DownloadOptions<N>) =>
     resolve(
       name,
-      { ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }), ...query },
+      { ...defaults, ...query },
       {
         config,
         now: now(),
@@ -140,7 +158,7 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
       const run = { command: name, clock: now };
       return withRunMetrics(metrics, run, options.listeners?.onNote, async (track) => {
         const job = resolved(name, { ...query, ...rest, ...output } as DownloadOptions<N>);
-        const base = deps(signal, typeof to === 'string' ? new PassThrough() : to);
+        const base = deps(signal, typeof to === 'string' ? new PassThrough() : to, job.settings.transport);
         // files remember how they were made, as the CLI's do: a later update checks it
         const result = await runJob(job, { ...base, memory: sidecarMemory });
         track.totals = runTotals(result);
@@ -151,7 +169,7 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
     const records = (signal?: AbortSignal) =>
       streamRecords<RecordOf<N>>((out) => {
         const job = resolved(name, { ...query, format: 'ndjson', header: true } as DownloadOptions<N>);
-        return runJob(job, deps(signal, out));
+        return runJob(job, deps(signal, out, job.settings.transport));
       });
     return {
       plan: () => resolved(name, query as DownloadOptions<N>).requests,
@@ -169,6 +187,7 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
     dateRange: (query) => queryOf('daterange', query),
     futuresOptions: (query) => queryOf('futopts', query),
     exchanges: async ({ find, signal } = {}) => {
+      const { dispatcher, retry, limiter } = deps(signal, new PassThrough());
       const { exchanges } = await fetchExchanges(config, {
         dispatcher,
         retry,
@@ -190,9 +209,16 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
         config,
         deps(signal, typeof to === 'string' ? new PassThrough() : to),
       ),
-    ...datasetMethods(config, now, (signal) => deps(signal, new PassThrough()), options.listeners?.onNote),
+    ...datasetMethods(
+      config,
+      now,
+      (signal, sync) => deps(signal, new PassThrough(), transportSettingsOf({ ...defaults, ...sync })),
+      options.listeners?.onNote,
+    ),
     close: async () => {
-      await own?.close();
+      const open = [...transports.values()];
+      transports.clear();
+      await Promise.all(open.map((transport) => transport.close()));
     },
   };
 }

@@ -43,6 +43,24 @@ describe('download commands resolved', () => {
     expect(() => cli('futopts', { symbols: ['ZC'], concurrency: 0 }, {})).toThrow(/--concurrency/);
   });
 
+  it('resolves the transport once: retries, timeout, rate, and sockets sized from concurrency', () => {
+    const options = { symbols: ['ES'], concurrency: 16, retries: 0, timeoutMs: 5_000, rate: 2 };
+    expect(cli('ticks', options).settings.transport).toEqual({
+      concurrency: 16,
+      retries: 0,
+      timeoutMs: 5_000,
+      rate: 2,
+      sockets: 16,
+    });
+    expect(() => cli('ticks', { symbols: ['ES'], retries: 21 })).toThrow(
+      "--retries takes a whole number from 0 to 20, not '21'",
+    );
+    expect(() => cli('ticks', { symbols: ['ES'], timeoutMs: 0 })).toThrow(
+      "--timeout takes a positive number of milliseconds, not '0'",
+    );
+    expect(() => cli('ticks', { symbols: ['ES'], rate: -1 })).toThrow(/--rate takes a positive number/);
+  });
+
   it('applies every default once, and the format of --json is json', () => {
     expect(cli('ticks', { symbols: ['ES'] }).settings).toEqual({
       format: 'csv',
@@ -52,6 +70,7 @@ describe('download commands resolved', () => {
       update: false,
       gzip: false,
       concurrency: 4,
+      transport: { concurrency: 4, retries: 3, timeoutMs: 60_000, sockets: 8 },
       fsync: true,
     });
     const json = cli('futopts', { symbols: ['ZC', 'CL'], json: true, output: 'fo-{symbol}.json' });

@@ -9,6 +9,7 @@ import type { DownloadName, DownloadOptions } from '../../core/model/options.js'
 import { redactText, redactUrl } from '../../core/model/redact.js';
 import type { Job } from '../../core/plan/job.js';
 import { resolve } from '../../core/plan/resolve.js';
+import { describeTransport } from '../../core/plan/transport-settings.js';
 import { windowTimes } from '../../core/plan/window-times.js';
 import { runTotals } from '../../core/run/run-totals.js';
 import type { BatchResult, RunDeps } from '../../core/run/run-types.js';
@@ -82,11 +83,17 @@ async function download<N extends DownloadName>(
     import('../../core/run/run-job.js'),
     import('../run-deps.js'),
   ]);
-  const result = await withRunDeps(flags, ctx, options.output === undefined, async (deps) => {
-    const done = await runJob(job, withShortNotes({ ...deps, names: flagNames, memory: sidecarMemory }));
-    if (job.settings.skipExisting) noteSkipped(done, Boolean(flags.verbose), deps.onNote);
-    return done;
-  });
+  const result = await withRunDeps(
+    flags,
+    ctx,
+    options.output === undefined,
+    job.settings.transport,
+    async (deps) => {
+      const done = await runJob(job, withShortNotes({ ...deps, names: flagNames, memory: sidecarMemory }));
+      if (job.settings.skipExisting) noteSkipped(done, Boolean(flags.verbose), deps.onNote);
+      return done;
+    },
+  );
   track.totals = runTotals(result);
   if (report && flags.report !== undefined) {
     const error = result.stdoutClosed ? undefined : result.failure;
@@ -100,13 +107,19 @@ async function download<N extends DownloadName>(
  * --dry-run: each request's redacted URL alone on its line of stdout, so `mdget … --dry-run | xargs -n1
  * curl -O` and `wc -l` keep working (a tab-separated suffix would reach curl as more arguments). The window
  * of each request, in the market's wall clock and in UTC, and its output go to stderr just before its URL,
- * the way curl -v and rclone --dry-run keep commentary off the data stream; -q leaves them out. A reader
- * that goes away (`| head -1`) ends the listing, stderr included.
+ * the way curl -v and rclone --dry-run keep commentary off the data stream; -q leaves them out, and the
+ * transport line that comes first (concurrency, retries, timeout, rate, sockets). A reader that goes away
+ * (`| head -1`) ends the listing, stderr included.
  */
 async function printJob(job: Job, quiet: boolean, ctx: RunContext): Promise<void> {
   const { io, secrets } = ctx;
   const lines = new PlanLines(io);
   try {
+    if (!quiet)
+      lines.write(
+        'stderr',
+        `${io.color.dim(`mdget: transport: ${describeTransport(job.settings.transport)}`)}\n`,
+      );
     for (const [i, plan] of job.requests.entries()) {
       // a stream's write errors (EPIPE) arrive on a later tick
       if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));

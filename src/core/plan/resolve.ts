@@ -4,7 +4,6 @@
  * run/run-job.ts executes it. The CLI and the library both come through here.
  */
 import { type Config, maxRowsOf, requireConfig } from '../model/config.js';
-import { DEFAULTS } from '../model/defaults.js';
 import { DEFAULT_PARQUET_COMPRESSION, formatOfName } from '../model/formats.js';
 import type { DateInput, DownloadName, DownloadOptions } from '../model/options.js';
 import { addDays, parseDateInput, todayIn, type WallTime } from '../time/dates.js';
@@ -15,6 +14,7 @@ import { assignOutputs, outputKey, outputTargetOf } from './outputs.js';
 import type { PlannedRequest } from './planned-request.js';
 import type { PlanContext, QueryDates } from './requests.js';
 import { checkColumns, checkOptions, checkRange, checkTypedOutputs } from './rules.js';
+import { transportSettingsOf } from './transport-settings.js';
 import { shardOf } from './windows.js';
 import { serviceZone } from './zones.js';
 
@@ -74,6 +74,7 @@ export function resolve<N extends DownloadName>(
         `${names('shard')} ${index}/${count}: ${shared} gets rows of other shares too, which their runs write under the same name; use a template with {symbol} and {date} so each share writes files of its own`,
       );
   }
+  const transport = transportSettingsOf(options);
   const settings: RunSettings = {
     format,
     ...(format === 'parquet' ? { compression: options.compression ?? DEFAULT_PARQUET_COMPRESSION } : {}),
@@ -82,7 +83,8 @@ export function resolve<N extends DownloadName>(
     skipExisting: options.skipExisting ?? false,
     update: options.update ?? false,
     gzip: target.gzip,
-    concurrency: options.concurrency ?? DEFAULTS.concurrency,
+    concurrency: transport.concurrency,
+    transport,
     fsync: options.fsync ?? true,
     ...(options.tempDir === undefined ? {} : { tempDir: options.tempDir }),
     ...(maxRows === undefined ? {} : { maxRows }),
