@@ -23,7 +23,7 @@ import {
 import { runJob } from './run/run-job.js';
 import { type MetricsSettings, withRunMetrics } from './run/run-metrics.js';
 import { runTotals } from './run/run-totals.js';
-import type { BatchResult, RunDeps } from './run/run-types.js';
+import type { BatchResult, JobDeps, RunDeps } from './run/run-types.js';
 import { sidecarMemory } from './sink/file-memory.js';
 
 /** How a client sends its requests; every field has a default. */
@@ -126,13 +126,14 @@ export function createClient(config: Config, options: ClientOptions = {}): Clien
     signal: AbortSignal | undefined,
     stdout: NodeJS.WritableStream,
     settings: TransportSettings = transportSettingsOf(defaults),
-  ): RunDeps => {
+  ): JobDeps => {
     const { dispatcher, retry, limiter } = transportOf(settings);
     return {
       dispatcher,
       retry,
       limiter,
       stdout,
+      config,
       secrets: [config.password, ...(proxy ? proxySecrets(proxy) : [])],
       ...options.listeners,
       ...(signal ? { signal } : {}),

@@ -75,12 +75,8 @@ async function sync(
   const transport = transportSettingsOf(options);
   const now = ctx.clock;
   if (flags.dryRun) {
-    // a dry run sends nothing: its plan needs no credentials
-    const { planningConfig } = await import('../../core/dataset/status.js');
-    const planned = await planSync(dataset, options, {
-      config: { ...planningConfig(), ...defined(config) },
-      now,
-    });
+    // a dry run sends nothing: its plan needs no credentials, and no base URL
+    const planned = await planSync(dataset, options, { config, now });
     for (const f of planned.fetches)
       ctx.io.stdout.write(`${f.reason}\t${f.series}\t${shown(dataset, f.path)}\n`);
     if (!flags.quiet) {
@@ -227,7 +223,3 @@ export async function runVerifyCommand(
       `verify found ${result.findings.length} things to look at (above)`,
     );
 }
-
-/** The settings that are set: a planning placeholder is overridden only by a real value. */
-const defined = <T extends object>(value: T): Partial<T> =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;

@@ -8,7 +8,7 @@ import { MdgetError } from '../model/errors.js';
 import type { Job, RunSettings } from '../plan/job.js';
 import type { TransportSettings } from '../plan/transport-settings.js';
 import { runJob } from '../run/run-job.js';
-import type { BatchResult, CommittedOutput, RequestResult, RunDeps } from '../run/run-types.js';
+import type { BatchResult, CommittedOutput, JobDeps, RequestResult } from '../run/run-types.js';
 import { fileFacts } from './file-facts.js';
 import { formOf } from './file-form.js';
 import { KeptFiles } from './kept-files.js';
@@ -71,7 +71,7 @@ export async function fetchSeries(
   plan: SeriesPlan,
   decisions: readonly Decision[],
   recorder: Recorder,
-  depsOfJob: () => RunDeps,
+  depsOfJob: () => JobDeps,
   transport: TransportSettings,
 ): Promise<BatchResult[]> {
   const byPath = new Map<string, DatasetOutput>();

@@ -4,7 +4,7 @@
  * disk, the files to fetch run through the download commands' engine, and the reference files are asked
  * for only if they changed. docs/dataset.md is the contract.
  */
-import type { Config } from '../model/config.js';
+import { type Config, requireConfig } from '../model/config.js';
 import type { RunOptions } from '../model/options.js';
 import { transportSettingsOf } from '../plan/transport-settings.js';
 import type { RunDeps } from '../run/run-types.js';
@@ -51,6 +51,8 @@ export async function runSync(dataset: Dataset, options: SyncOptions, deps: Sync
     { config: deps.config, now: deps.now(), root: dataset.root },
     dataset.reference,
   );
+  // what the series' requests are built on and signed with, checked before the lock and the first request
+  requireConfig(deps.config, [...new Set(plans.flatMap((plan) => plan.job.needs))]);
   const share = options.shard;
   const reference = referenceOf(dataset, share);
 

@@ -1,3 +1,4 @@
+import type { Requirement } from '../model/config.js';
 import type { OutputFormat, ParquetCompression } from '../model/formats.js';
 import type { DownloadName } from '../model/options.js';
 import type { PlannedRequest } from './planned-request.js';
@@ -8,6 +9,11 @@ export interface Job {
   command: DownloadName;
   requests: PlannedRequest[];
   settings: RunSettings;
+  /**
+   * The configuration its run needs (base URLs, credentials), checked when it runs (runJob), not when it
+   * is planned: planning, status, verify and --dry-run need none.
+   */
+  needs: readonly Requirement[];
   /** What the caller should hear before the run: one line each (a shard whose output does not separate it). */
   warnings: string[];
 }

@@ -3,7 +3,7 @@
  * decides each request's zone, window and output, and sends nothing: the CLI's --dry-run prints the job,
  * run/run-job.ts executes it. The CLI and the library both come through here.
  */
-import { type Config, maxRowsOf, requireConfig } from '../model/config.js';
+import { type Config, maxRowsOf } from '../model/config.js';
 import { DEFAULT_PARQUET_COMPRESSION, formatOfName } from '../model/formats.js';
 import type { DateInput, DownloadName, DownloadOptions } from '../model/options.js';
 import { addDays, parseDateInput, todayIn, type WallTime } from '../time/dates.js';
@@ -18,14 +18,20 @@ import { transportSettingsOf } from './transport-settings.js';
 import { shardOf } from './windows.js';
 import { serviceZone } from './zones.js';
 
-/** What resolving needs besides the options: the configuration, the instant "now", and option names. */
+/**
+ * What resolving needs besides the options: the configuration (only its row cap: URLs are built and signed
+ * when sent, so no credentials or base URLs), the instant "now", and option names.
+ */
 export interface ResolveContext {
   config: Config;
   now: Date;
   names: NameOf;
 }
 
-/** The job of download `name` with `options`; MDGET_USAGE or MDGET_CONFIG before anything is sent. */
+/**
+ * The job of download `name` with `options`; MDGET_USAGE (or MDGET_CONFIG for a bad row cap) before
+ * anything is sent. The configuration the run needs is the job's `needs`, checked by runJob.
+ */
 export function resolve<N extends DownloadName>(
   name: N,
   options: DownloadOptions<N>,
@@ -39,8 +45,6 @@ export function resolve<N extends DownloadName>(
     command.defaultFormat(options);
   checkOptions(options, { command: name, series: command.series, params: command.params, format, names });
   command.check(options, names);
-  // usage errors (exit 2) come before configuration errors (exit 3)
-  requireConfig(config, command.needs);
   const maxRows = options.maxRows ?? maxRowsOf(config);
   const symbols = typeof options.symbols === 'string' ? [options.symbols] : [...options.symbols];
   const nearby = command.nearby(options);
@@ -50,7 +54,6 @@ export function resolve<N extends DownloadName>(
       ...(options.sourceTimeZone ? { sourceTimeZone: options.sourceTimeZone } : {}),
     });
   const planContext: PlanContext = {
-    config,
     now,
     zoneOf,
     datesOf: (symbol) =>
@@ -91,7 +94,7 @@ export function resolve<N extends DownloadName>(
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     ...(options.columns === undefined ? {} : { columns: options.columns }),
   };
-  return { command: name, requests, settings, warnings };
+  return { command: name, requests, settings, needs: command.needs, warnings };
 }
 
 /** The dates a query may hold. */
