@@ -44,7 +44,7 @@ export async function runOutput(
       failure?.code === 'MDGET_NETWORK' &&
       group.output.kind === 'file' &&
       failed !== undefined &&
-      run.scheduler.triesLeft(urlOf(failed.plan, run.config)) > 0 &&
+      run.scheduler.failedTry(urlOf(failed.plan, run.config)) &&
       !deps.signal?.aborted;
     if (!again) return failure;
     run.scheduler.retried({
