@@ -61,7 +61,7 @@ export type DownloadSettings = Omit<OutputOptions, 'output'> &
 
 /** One query: its records as they stream, or a download that writes them like the CLI. */
 export interface Query<R> extends AsyncIterable<R> {
-  /** The requests it will send (credentials in the URLs: redact before showing them); throws MDGET_USAGE. */
+  /** The requests it will send, without URLs or credentials (signed when sent); throws MDGET_USAGE. */
   plan(): PlannedRequest[];
   /** The records, streamed with backpressure; an abort of `signal` stops the download. */
   records(signal?: AbortSignal): AsyncIterable<R>;
