@@ -1,6 +1,5 @@
-import { retryPolicy } from '../core/http/retry.js';
-import { DEFAULTS } from '../core/model/defaults.js';
 import { redactText } from '../core/model/redact.js';
+import { type TransportSettings, transportSettingsOf } from '../core/plan/transport-settings.js';
 import type { RunDeps } from '../core/run/run-types.js';
 import type { RetryInfo } from '../core/run/scheduler.js';
 import { DescriptorWritable } from '../core/sink/descriptor-writable.js';
@@ -10,26 +9,36 @@ import { createProgress, progressMode } from './progress.js';
 import { printable } from './progress-lines.js';
 import { formatSummary, summaryOf, untoldFailures } from './summary.js';
 
+/** The transport of a command that resolves no job (exchanges, instruments, sync): its flags as given. */
+export const transportFromFlags = (flags: Flags): TransportSettings =>
+  transportSettingsOf({
+    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency as number }),
+    ...(flags.retries === undefined ? {} : { retries: flags.retries as number }),
+    ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout as number }),
+    ...(flags.rate === undefined ? {} : { rate: flags.rate as number }),
+  });
+
 /**
- * Runs `body` with the plumbing every fetching command shares: one dispatcher (destroyed afterwards), and
- * on stderr, unless --quiet: notes, the progress display when wanted (retries as a status line), requests
- * and retries as lines with --verbose, and a summary line at the end when someone watches; every message
+ * Runs `body` with the plumbing every fetching command shares: the transport built from the run's
+ * `settings` (one dispatcher, destroyed afterwards; the retry policy; the rate limiter), and on stderr,
+ * unless --quiet: notes, the progress display when wanted (retries as a status line), requests and
+ * retries as lines with --verbose, and a summary line at the end when someone watches; every message
  * redacted with the run's secrets.
  */
 export async function withRunDeps<T>(
   flags: Flags,
   ctx: RunContext,
   toStdout: boolean,
+  settings: TransportSettings,
   body: (deps: RunDeps) => Promise<T>,
 ): Promise<T> {
   const { io } = ctx;
   const quiet = Boolean(flags.quiet);
   const warning = ctx.transport?.httpWarning;
   if (warning && !quiet) io.stderr.write(`${io.color.yellow(`mdget: ${warning}`)}\n`);
-  const retry = retryPolicy(flags.retries as number | undefined);
   const mode = progressMode(io, flags.progress as boolean | undefined, quiet, toStdout && io.stdoutIsTTY);
   const display = await createProgress(io, mode, {
-    retries: retry.retries,
+    retries: settings.retries,
     signal: ctx.signal,
     log: ctx.log,
   });
@@ -37,20 +46,18 @@ export async function withRunDeps<T>(
   const note = (message: string, fields?: LogFields, level: 'info' | 'warn' = 'info') => {
     if (!quiet) log[level](io.color.dim(`mdget: ${printable(redactText(message, ctx.secrets))}`), fields);
   };
-  const { createDispatcher } = await import('../core/http/agent.js');
-  const { RateLimiter } = await import('../core/http/rate-limit.js');
-  const dispatcher = createDispatcher({
-    timeoutMs: (flags.timeout as number | undefined) ?? DEFAULTS.timeoutMs,
-    ...(flags.concurrency === undefined ? {} : { connections: flags.concurrency as number }),
-    ...(ctx.transport ? { proxy: ctx.transport.proxy, ca: ctx.transport.ca } : {}),
-  });
+  const { openTransport } = await import('../core/http/transport.js');
+  const transport = openTransport(
+    settings,
+    ctx.transport ? { proxy: ctx.transport.proxy, ca: ctx.transport.ca } : {},
+  );
   let result: T;
   try {
     result = await body({
-      dispatcher,
+      dispatcher: transport.dispatcher,
       signal: ctx.signal,
-      retry,
-      limiter: new RateLimiter(flags.rate as number | undefined),
+      retry: transport.retry,
+      limiter: transport.limiter,
       secrets: ctx.secrets,
       stdout:
         io.stdoutFd !== undefined && !io.stdoutIsTTY
@@ -69,7 +76,7 @@ export async function withRunDeps<T>(
     });
   } finally {
     display.stop();
-    await dispatcher.destroy().catch(() => {});
+    await transport.destroy();
   }
   // A reader that went away or Ctrl-C ends the run without a word (docs/cli.md#guarantees).
   const stdoutClosed = (result as { stdoutClosed?: unknown } | undefined)?.stdoutClosed === true;

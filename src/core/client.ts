@@ -2,12 +2,10 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { type DatasetMethods, datasetMethods } from './dataset/dataset-client.js';
-import { createDispatcher } from './http/agent.js';
 import { type ProxySettings, proxySecrets, proxySettingsOf } from './http/proxy-route.js';
-import { RateLimiter } from './http/rate-limit.js';
-import { retryPolicy } from './http/retry.js';
+import { type OpenTransport, openTransport } from './http/transport.js';
 import { type Config, clientConfig } from './model/config.js';
-import { CONFIG_DEFAULTS, DEFAULTS, LIMITS } from './model/defaults.js';
+import { CONFIG_DEFAULTS, LIMITS } from './model/defaults.js';
 import { interruptedError, usageError } from './model/errors.js';
 import { nearestName } from './model/near-names.js';
 import { CLIENT_KEYS, queryKeys, SETTINGS_KEYS } from './model/option-schema.js';
@@ -17,6 +15,7 @@ import type { Job } from './plan/job.js';
 import { optionNames } from './plan/names.js';
 import type { PlannedRequest } from './plan/planned-request.js';
 import { resolve } from './plan/resolve.js';
+import { type TransportSettings, transportSettingsOf } from './plan/transport-settings.js';
 import { type Exchange, findExchanges } from './reference/exchanges.js';
 import {
   fetchExchanges,
@@ -27,18 +26,18 @@ import {
 import { runJob } from './run/run-job.js';
 import { type MetricsSettings, withRunMetrics } from './run/run-metrics.js';
 import { runTotals } from './run/run-totals.js';
-import type { BatchResult, RunDeps } from './run/run-types.js';
+import type { BatchResult, JobDeps, RunDeps } from './run/run-types.js';
 import { sidecarMemory } from './sink/file-memory.js';
 
 /** How a client sends its requests; every field has a default. */
 export interface ClientOptions {
   /** An undici dispatcher to share (default: one Agent of the client's own, closed by close()). */
   dispatcher?: Dispatcher;
-  /** Tries after the first, on network errors, 429 and 5xx (default 3). */
+  /** Tries after the first, on network errors, 429 and 5xx (default 3); a download's own setting wins. */
   retries?: number;
   /** Wait for headers, or for the next bytes of a body (default 60000); for the client's own dispatcher. */
   timeoutMs?: number;
-  /** Most requests per second across everything the client runs. */
+  /** Most requests per second across everything the client runs with this rate. */
   rate?: number;
   /** The server's cap on rows per response, if known. */
   maxRows?: number;
@@ -71,7 +70,7 @@ type Known<Q, T> = Q & Record<Exclude<keyof Q, keyof T>, never>;
 
 /** One query: its records as they stream, or a download that writes them like the CLI. */
 export interface Query<R> extends AsyncIterable<R> {
-  /** The requests it will send (credentials in the URLs: redact before showing them); throws MDGET_USAGE. */
+  /** The requests it will send, without URLs or credentials (signed when sent); throws MDGET_USAGE. */
   plan(): PlannedRequest[];
   /** The records, streamed with backpressure; an abort of `signal` stops the download. */
   records(signal?: AbortSignal): AsyncIterable<R>;
@@ -123,30 +122,50 @@ export function createClient(given: Config, options: ClientOptions = {}): Client
   });
   const proxy = options.proxy === undefined ? undefined : proxySettingsOf(options.proxy);
   const ca = options.ca === undefined ? [] : [options.ca].flat();
-  const own = options.dispatcher
-    ? undefined
-    : createDispatcher({
-        timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+  // the client's options are the defaults of every run's settings, which resolve completes
+  const defaults = {
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.rate === undefined ? {} : { rate: options.rate }),
+    ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }),
+  };
+  // one transport per distinct settings, built from them as the CLI builds its own, closed by close()
+  const transports = new Map<string, OpenTransport>();
+  const transportOf = (settings: TransportSettings): OpenTransport => {
+    const key = JSON.stringify(settings);
+    let transport = transports.get(key);
+    if (!transport) {
+      transport = openTransport(settings, {
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         ...(proxy ? { proxy } : {}),
         ...(ca.length ? { ca } : {}),
       });
-  const dispatcher = options.dispatcher ?? (own as Dispatcher);
-  const limiter = new RateLimiter(options.rate);
+      transports.set(key, transport);
+    }
+    return transport;
+  };
   const now = options.now ?? (() => new Date());
-  const retry = retryPolicy(options.retries);
-  const deps = (signal: AbortSignal | undefined, stdout: NodeJS.WritableStream): RunDeps => ({
-    dispatcher,
-    retry,
-    limiter,
-    stdout,
-    secrets: [config.password, ...(proxy ? proxySecrets(proxy) : [])],
-    ...options.listeners,
-    ...(signal ? { signal } : {}),
-  });
+  const deps = (
+    signal: AbortSignal | undefined,
+    stdout: NodeJS.WritableStream,
+    settings: TransportSettings = transportSettingsOf(defaults),
+  ): JobDeps => {
+    const { dispatcher, retry, limiter } = transportOf(settings);
+    return {
+      dispatcher,
+      retry,
+      limiter,
+      stdout,
+      config,
+      secrets: [config.password, ...(proxy ? proxySecrets(proxy) : [])],
+      ...options.listeners,
+      ...(signal ? { signal } : {}),
+    };
+  };
   const resolved = <N extends DownloadName>(name: N, query: DownloadOptions<N>) =>
     resolve(
       name,
-      { ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }), ...query },
+      { ...defaults, ...query },
       {
         config,
         now: now(),
@@ -175,7 +194,7 @@ export function createClient(given: Config, options: ClientOptions = {}): Client
       const run = { command: name, clock: now };
       return withRunMetrics(metrics, run, options.listeners?.onNote, async (track) => {
         const job = jobOf({ ...rest, ...output });
-        const base = deps(signal, typeof to === 'string' ? new PassThrough() : to);
+        const base = deps(signal, typeof to === 'string' ? new PassThrough() : to, job.settings.transport);
         // files remember how they were made, as the CLI's do: a later update checks it
         const result = await runJob(job, { ...base, memory: sidecarMemory });
         track.totals = runTotals(result);
@@ -184,7 +203,10 @@ export function createClient(given: Config, options: ClientOptions = {}): Client
       });
     };
     const records = (signal?: AbortSignal) =>
-      streamRecords<R>((out) => runJob(jobOf({ format: 'ndjson', header: true }), deps(signal, out)), signal);
+      streamRecords<R>((out) => {
+        const job = jobOf({ format: 'ndjson', header: true });
+        return runJob(job, deps(signal, out, job.settings.transport));
+      }, signal);
     return {
       plan: () => jobOf({}).requests,
       records,
@@ -201,6 +223,7 @@ export function createClient(given: Config, options: ClientOptions = {}): Client
     dateRange: (query) => queryOf('daterange', query),
     futuresOptions: (query) => queryOf('futopts', query),
     exchanges: async ({ find, signal } = {}) => {
+      const { dispatcher, retry, limiter } = deps(signal, new PassThrough());
       const { exchanges } = await fetchExchanges(config, {
         dispatcher,
         retry,
@@ -222,9 +245,16 @@ export function createClient(given: Config, options: ClientOptions = {}): Client
         config,
         deps(signal, typeof to === 'string' ? new PassThrough() : to),
       ),
-    ...datasetMethods(config, now, (signal) => deps(signal, new PassThrough()), options.listeners?.onNote),
+    ...datasetMethods(
+      config,
+      now,
+      (signal, sync) => deps(signal, new PassThrough(), transportSettingsOf({ ...defaults, ...sync })),
+      options.listeners?.onNote,
+    ),
     close: async () => {
-      await own?.close();
+      const open = [...transports.values()];
+      transports.clear();
+      await Promise.all(open.map((transport) => transport.close()));
     },
   };
 }

@@ -91,6 +91,7 @@ Faults: {"kind":..., "path":"queryticks.ashx" (default: any), "times":n (default
   truncate {afterBytes}   Content-Length of the whole body, socket destroyed after afterBytes
   partialLine             chunked body ending in the middle of a record, closed cleanly
   reset {afterBytes}      chunked body, socket destroyed after afterBytes
+  hangUp                  connection closed before any answer
   slow {delayMs}          wait before the headers (combines with the next matching fault)
   redirect {location}     302 to location              badGzip   gzip stream without its trailer
 

@@ -13,6 +13,7 @@ export type FaultKind =
   | { kind: 'truncate'; afterBytes: number }
   | { kind: 'partialLine' }
   | { kind: 'reset'; afterBytes: number }
+  | { kind: 'hangUp' }
   | { kind: 'slow'; delayMs: number }
   | { kind: 'redirect'; location: string }
   | { kind: 'badGzip' };

@@ -286,6 +286,10 @@ export async function startEmulator(
     const { delayMs, fault } = takeFaults(options.faults, pathname);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (res.destroyed) return;
+    if (fault?.kind === 'hangUp') {
+      res.socket?.destroy();
+      return;
+    }
     const eol = options.lineEnding === 'crlf' ? '\r\n' : '\n';
     if (fault && isEarlyFault(fault)) {
       await sendOutcome(res, earlyFaultOutcome(fault, eol, options.contentType), {

@@ -81,4 +81,22 @@ describe('--concurrency is the most requests in flight for the whole run', () =>
       }
     });
   });
+
+  it('the library sizes its sockets from concurrency: 16 in flight, not the 8 of a default agent', async () => {
+    await withEmulator({ ticksPerDay: 2_000, latency: LATENCY }, async (emu) => {
+      const client = createClient({ username: 'demo', password: 'demo', historicalUrl: emu.urls.historical });
+      try {
+        const query = client.ticks({
+          symbols: ['ESM25', 'NQM25', 'CLK25', 'GCJ25'],
+          start: new Date('2025-03-03T00:00:00Z'),
+          end: new Date('2025-03-15T00:00:00Z'),
+        });
+        await query.download(join(tempDir(), '{symbol}.csv'), { concurrency: 16, maxRows: 1_000_000 });
+        expect(emu.peakInFlight).toBeGreaterThan(8);
+        expect(emu.peakInFlight).toBeLessThanOrEqual(16);
+      } finally {
+        await client.close();
+      }
+    });
+  });
 });

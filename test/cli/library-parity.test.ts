@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
@@ -23,15 +24,26 @@ describe('the library, as the CLI', () => {
           code: 'MDGET_CONFIG',
           message: 'missing config.extrasUrl: give it to createClient (`mdget emulator` prints a local one)',
         });
-        expect(() => bare.ticks({ symbols: 'AAPL', start: '2025-03-13' }).plan()).toThrow(
-          'missing config.historicalUrl: give it to createClient',
-        );
-        const withCredentials = createClient({ historicalUrl: 'http://user:pw@127.0.0.1/' });
-        expect(() =>
-          createClient({ username: 'a', password: 'b', historicalUrl: 'http://user:pw@127.0.0.1/' })
-            .ticks({ symbols: 'AAPL', start: '2025-03-13' })
-            .plan(),
-        ).toThrow('config.historicalUrl must not carry credentials: use config.username and config.password');
+        // a plan needs no configuration (its URLs are built when sent); a download does
+        const ticks = bare.ticks({ symbols: 'AAPL', start: '2025-03-13' });
+        expect(ticks.plan()).toHaveLength(1);
+        await expect(ticks.download(new PassThrough())).rejects.toMatchObject({
+          code: 'MDGET_CONFIG',
+          message: expect.stringContaining('missing config.historicalUrl: give it to createClient'),
+        });
+        const withCredentials = createClient({
+          username: 'a',
+          password: 'b',
+          historicalUrl: 'http://user:pw@127.0.0.1/',
+        });
+        await expect(
+          withCredentials.ticks({ symbols: 'AAPL', start: '2025-03-13' }).download(new PassThrough()),
+        ).rejects.toMatchObject({
+          code: 'MDGET_CONFIG',
+          message: expect.stringContaining(
+            'config.historicalUrl must not carry credentials: use config.username and config.password',
+          ),
+        });
         await withCredentials.close();
       } finally {
         await bare.close();

@@ -158,6 +158,10 @@ describe('--log-format json', () => {
     const lines = withoutTime(linesOf(run.stderr));
     expect(lines[0]).toEqual({
       level: 'info',
+      msg: 'mdget: transport: concurrency 4, retries 3, timeout 60 s, rate unlimited, 8 sockets per host',
+    });
+    expect(lines[1]).toEqual({
+      level: 'info',
       msg: 'mdget: ESM25 2025-03-13 00:00 → 2025-03-14 00:00 America/Chicago = 2025-03-13T05:00Z → 2025-03-14T05:00Z',
     });
     const none = await runMain([], { env: { MDGET_LOG_FORMAT: 'json' } });

@@ -427,6 +427,7 @@ describe('--dry-run shows each window in market time and UTC', () => {
       for (const url of urls)
         expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/historical\/queryticks\.ashx\?\S+$/);
       expect(result.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(/^mdget: transport: concurrency 4, retries 3, /),
         'mdget: AAPL 2025-03-08 00:00 → 2025-03-09 00:00 America/New_York = 2025-03-08T05:00Z → 2025-03-09T05:00Z',
         'mdget: AAPL 2025-03-09 00:00 → 2025-03-10 00:00 America/New_York = 2025-03-09T05:00Z → 2025-03-10T04:00Z',
         'mdget: ^BTCUSD 2025-03-08 00:00 → 2025-03-09 00:00 America/Chicago = 2025-03-08T06:00Z → 2025-03-09T06:00Z',
@@ -455,7 +456,7 @@ describe('--dry-run shows each window in market time and UTC', () => {
         '--dry-run',
       ]);
       expect(result.stdout).toContain('&start=20250313093000&end=20250313100000');
-      expect(result.stderr.split('\n')[0]).toBe(
+      expect(result.stderr.split('\n')[1]).toBe(
         'mdget: ^BTCUSD 2025-03-13 09:30 → 2025-03-13 10:00 America/Chicago = 2025-03-13T14:30Z → 2025-03-13T15:00Z',
       );
     });

@@ -75,7 +75,7 @@ describe('one response pipeline', () => {
           { symbols: ['ESM25'], start: new Date('2025-03-13T00:00:00Z'), output: join(dir, 'ticks.csv') },
           { config, now: new Date(), names: optionNames },
         );
-        const result = await runJob(job, deps);
+        const result = await runJob(job, { ...deps, config });
         return result.failure;
       });
       const list = await failureOf(() =>

@@ -44,7 +44,7 @@ async function collect(
       { ...download.query, force: true, maxRows: 1e9, concurrency: 1, ...options },
       { config, now: new Date(), names: flagNames },
     );
-    const result = await runJob(job, { dispatcher, retry: DEFAULT_RETRY, stdout, names: flagNames });
+    const result = await runJob(job, { dispatcher, retry: DEFAULT_RETRY, stdout, names: flagNames, config });
     if (result.failure) throw result.failure;
   } finally {
     await dispatcher.destroy();

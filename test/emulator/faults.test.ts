@@ -90,6 +90,13 @@ describe('emulator: fault injection', () => {
     });
   });
 
+  it('hangUp: the connection closed before any answer, and recorded', async () => {
+    await withEmulator({ faults: [{ kind: 'hangUp' }] }, async (emu) => {
+      await expect(get(ticksUrl(emu), {}, false)).rejects.toThrow(/socket hang up|ECONNRESET/);
+      expect(emu.requests.filter((r) => r.path.endsWith('queryticks.ashx'))).toHaveLength(1);
+    });
+  });
+
   it('partialLine: a clean chunked end in the middle of a record', async () => {
     await withEmulator({ faults: [{ kind: 'partialLine' }] }, async (emu) => {
       const partial = await get(ticksUrl(emu));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { flagNames } from '../../src/cli/flag-names.js';
 import type { DownloadName, DownloadOptions } from '../../src/core/model/options.js';
 import { optionNames } from '../../src/core/plan/names.js';
+import { urlOf } from '../../src/core/plan/planned-request.js';
 import { resolve } from '../../src/core/plan/resolve.js';
 
 const config = {
@@ -38,9 +39,29 @@ describe('download commands resolved', () => {
     );
   });
 
-  it('requires the configuration the command needs, after the usage rules', () => {
-    expect(() => cli('futopts', { symbols: ['ZC'] }, {})).toThrow(/missing user name/);
+  it('plans without configuration: what a run needs is in the job, checked when it runs', () => {
+    const job = cli('futopts', { symbols: ['ZC'] }, {});
+    expect(job.needs).toEqual(['credentials', 'futuresOptions']);
+    expect(JSON.stringify(job.requests)).not.toMatch(/username|password/);
     expect(() => cli('futopts', { symbols: ['ZC'], concurrency: 0 }, {})).toThrow(/--concurrency/);
+  });
+
+  it('resolves the transport once: retries, timeout, rate, and sockets sized from concurrency', () => {
+    const options = { symbols: ['ES'], concurrency: 16, retries: 0, timeoutMs: 5_000, rate: 2 };
+    expect(cli('ticks', options).settings.transport).toEqual({
+      concurrency: 16,
+      retries: 0,
+      timeoutMs: 5_000,
+      rate: 2,
+      sockets: 16,
+    });
+    expect(() => cli('ticks', { symbols: ['ES'], retries: 21 })).toThrow(
+      "--retries takes a whole number from 0 to 20, not '21'",
+    );
+    expect(() => cli('ticks', { symbols: ['ES'], timeoutMs: 0 })).toThrow(
+      "--timeout takes a positive number of milliseconds, not '0'",
+    );
+    expect(() => cli('ticks', { symbols: ['ES'], rate: -1 })).toThrow(/--rate takes a positive number/);
   });
 
   it('applies every default once, and the format of --json is json', () => {
@@ -52,14 +73,12 @@ describe('download commands resolved', () => {
       update: false,
       gzip: false,
       concurrency: 4,
+      transport: { concurrency: 4, retries: 3, timeoutMs: 60_000, sockets: 8 },
       fsync: true,
     });
     const json = cli('futopts', { symbols: ['ZC', 'CL'], json: true, output: 'fo-{symbol}.json' });
     expect(json.settings.format).toBe('json');
-    expect(json.requests.map((p) => p.url.pathname)).toEqual([
-      '/futuresoptions/json',
-      '/futuresoptions/json',
-    ]);
+    expect(json.requests.map((p) => p.request.page)).toEqual(['futuresoptions/json', 'futuresoptions/json']);
     expect(
       resolve(
         'ticks',
@@ -76,8 +95,8 @@ describe('download commands resolved', () => {
   it('runs an --update range to the end of today, and keeps one share of the plan', () => {
     const update = { symbols: ['AAPL'], update: true, output: 'a.csv', start: '2025-03-13' };
     const plans = cli('ticks', update).requests;
-    expect(plans.map((p) => p.url.searchParams.get('start'))).toEqual(['20250313', '20250314']);
+    expect(plans.map((p) => urlOf(p, config).searchParams.get('start'))).toEqual(['20250313', '20250314']);
     const shared = cli('ticks', { ...update, shard: { index: 2, count: 2 } }).requests;
-    expect(shared.map((p) => p.url.searchParams.get('start'))).toEqual(['20250314']);
+    expect(shared.map((p) => urlOf(p, config).searchParams.get('start'))).toEqual(['20250314']);
   });
 });

@@ -1,19 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/core/model/config.js';
 import {
-  buildEodDateRangeUrl,
-  buildEodUrl,
-  buildEventsUrl,
   buildExchangesUrl,
-  buildFormTMinutesUrl,
-  buildFuturesOptionsJsonUrl,
-  buildFuturesOptionsUrl,
   buildInstrumentsUrl,
-  buildMinuteDateRangeUrl,
-  buildMinutesUrl,
-  buildNearbyMinutesUrl,
-  buildTicksUrl,
+  eodDateRangeRequest,
+  eodRequest,
+  eventsRequest,
+  formTMinutesRequest,
+  futuresOptionsJsonRequest,
+  futuresOptionsRequest,
+  minuteDateRangeRequest,
+  minutesRequest,
+  nearbyMinutesRequest,
+  requestTarget,
+  requestUrl,
+  type ServiceRequest,
+  ticksRequest,
 } from '../../src/core/plan/urls.js';
+
+// A request as planned (no base, no credentials), then built and signed on a configuration as when sent.
+const signed =
+  <A extends unknown[]>(build: (...args: A) => ServiceRequest) =>
+  (c: Config, ...args: A): URL =>
+    requestUrl(build(...args), c);
+const buildTicksUrl = signed(ticksRequest);
+const buildMinutesUrl = signed(minutesRequest);
+const buildNearbyMinutesUrl = signed(nearbyMinutesRequest);
+const buildFormTMinutesUrl = signed(formTMinutesRequest);
+const buildEodUrl = signed(eodRequest);
+const buildEventsUrl = signed(eventsRequest);
+const buildMinuteDateRangeUrl = signed(minuteDateRangeRequest);
+const buildEodDateRangeUrl = signed(eodDateRangeRequest);
+const buildFuturesOptionsUrl = signed(futuresOptionsRequest);
+const buildFuturesOptionsJsonUrl = signed(futuresOptionsJsonRequest);
 
 const config: Config = {
   username: 'u',
@@ -107,6 +126,26 @@ describe('request builders: options in, URL out', () => {
       ['exchId', '7'],
     ]);
     expect(url.href).toBe(`${H}queryticks.ashx?username=u&password=p&symbol=AAPL&order=asc&type=Q&exchId=7`);
+  });
+
+  it('plans hold no credentials and no base: dates of a series come from the window it is sent for', () => {
+    const request = eodRequest('ZCN25', {
+      period: 'weekly',
+      start: { slot: 'start' },
+      end: { slot: 'lastDayBefore' },
+    });
+    expect(JSON.stringify(request)).not.toMatch(/username|password|h\.test/);
+    const window = { start: day('2025-03-03T00:00:00'), end: day('2025-03-17T00:00:00') };
+    expect(requestTarget(request, window)).toBe(
+      'queryeod.ashx?symbol=ZCN25&data=weekly&start=20250303&end=20250316&order=asc',
+    );
+    expect(requestUrl(request, config, window).href).toBe(
+      `${H}queryeod.ashx?username=u&password=p&symbol=ZCN25&data=weekly&start=20250303&end=20250316&order=asc`,
+    );
+    // an open side leaves its date out; no credentials configured, none sent
+    expect(requestUrl(request, { historicalUrl: config.historicalUrl }, { start: window.start }).href).toBe(
+      `${H}queryeod.ashx?symbol=ZCN25&data=weekly&start=20250303&order=asc`,
+    );
   });
 
   it('encodes credentials that need it', () => {

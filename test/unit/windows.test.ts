@@ -88,7 +88,7 @@ describe('windowTimes (--dry-run)', () => {
   it('shows a window in market time and UTC', async () => {
     const { windowTimes } = await import('../../src/core/plan/window-times.js');
     const plan = {
-      url: new URL('http://h.test'),
+      request: { base: 'historical' as const, page: 'queryticks.ashx' as const, query: [] },
       kind: 'ticks' as const,
       command: 'ticks',
       symbol: 'AAPL',
@@ -98,7 +98,6 @@ describe('windowTimes (--dry-run)', () => {
         resolution: 'second' as const,
         filterEnd: true,
         provisional: false,
-        rebuild: () => new URL('http://h.test'),
         order: 'asc' as const,
         window: { start: d('2025-03-13T09:30'), end: d('2025-03-13T16:00') },
       },

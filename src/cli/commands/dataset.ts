@@ -8,6 +8,7 @@ import type { Dataset } from '../../core/dataset/dataset.js';
 import type { DatasetStatus } from '../../core/dataset/status.js';
 import { MdgetError, usageError } from '../../core/model/errors.js';
 import { redactText } from '../../core/model/redact.js';
+import { describeTransport, transportSettingsOf } from '../../core/plan/transport-settings.js';
 import { runTotals } from '../../core/run/run-totals.js';
 import { configFrom, type RunContext } from '../context.js';
 import { exitCodeFor } from '../exit-codes.js';
@@ -67,18 +68,19 @@ async function sync(
     ...(flags.shard ? { shard: flags.shard } : {}),
     ...(flags.wait === undefined ? {} : { waitMs: flags.wait }),
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+    ...(flags.retries === undefined ? {} : { retries: flags.retries }),
+    ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+    ...(flags.rate === undefined ? {} : { rate: flags.rate }),
   };
+  const transport = transportSettingsOf(options);
   const now = ctx.clock;
   if (flags.dryRun) {
-    // a dry run sends nothing: its plan needs no credentials
-    const { planningConfig } = await import('../../core/dataset/status.js');
-    const planned = await planSync(dataset, options, {
-      config: { ...planningConfig(), ...defined(config) },
-      now,
-    });
+    // a dry run sends nothing: its plan needs no credentials, and no base URL
+    const planned = await planSync(dataset, options, { config, now });
     for (const f of planned.fetches)
       ctx.io.stdout.write(`${f.reason}\t${f.series}\t${shown(dataset, f.path)}\n`);
     if (!flags.quiet) {
+      ctx.log.info(ctx.io.color.dim(`mdget: transport: ${describeTransport(transport)}`));
       const adopted = planned.adopted.length > 0 ? `, ${planned.adopted.length} to record as they are` : '';
       ctx.log.closing(
         'info',
@@ -90,7 +92,7 @@ async function sync(
   const { withRunDeps } = await import('../run-deps.js');
   // a dataset holds many windows without records (weekends, holidays): counted, listed with -v
   let empty = 0;
-  const result = await withRunDeps(flags, ctx, false, (deps) => {
+  const result = await withRunDeps(flags, ctx, false, transport, (deps) => {
     const { onNote } = deps;
     const note: typeof onNote = (message, about) => {
       if (flags.verbose || !message.startsWith('no records for ')) onNote?.(message, about);
@@ -221,7 +223,3 @@ export async function runVerifyCommand(
       `verify found ${result.findings.length} things to look at (above)`,
     );
 }
-
-/** The settings that are set: a planning placeholder is overridden only by a real value. */
-const defined = <T extends object>(value: T): Partial<T> =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;

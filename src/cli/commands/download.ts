@@ -4,11 +4,14 @@
  * with --report written.
  */
 
+import { type Config, requireConfig } from '../../core/model/config.js';
 import { ioError, usageError } from '../../core/model/errors.js';
 import type { DownloadName, DownloadOptions } from '../../core/model/options.js';
 import { redactText, redactUrl } from '../../core/model/redact.js';
 import type { Job } from '../../core/plan/job.js';
+import { urlOf } from '../../core/plan/planned-request.js';
 import { resolve } from '../../core/plan/resolve.js';
+import { describeTransport } from '../../core/plan/transport-settings.js';
 import { windowTimes } from '../../core/plan/window-times.js';
 import { runTotals } from '../../core/run/run-totals.js';
 import type { BatchResult, RunDeps } from '../../core/run/run-types.js';
@@ -62,6 +65,9 @@ async function download<N extends DownloadName>(
   const options = mapper(flags, input);
   const config = await configFrom(flags, ctx);
   const job = resolve(name, options, { config, now: ctx.now, names: flagNames });
+  // usage errors (exit 2) come before configuration errors (exit 3); a dry run signs nothing, so it
+  // needs the base URLs only
+  requireConfig(config, flags.dryRun ? job.needs.filter((need) => need !== 'credentials') : job.needs);
   const binary = job.settings.format === 'parquet' ? 'parquet' : job.settings.gzip ? 'gzip' : undefined;
   refuseBinaryOnTerminal(binary, options.output, ctx.io);
   const report = flags.report === undefined || flags.dryRun ? undefined : await import('../report.js');
@@ -71,9 +77,9 @@ async function download<N extends DownloadName>(
   if (flags.dryRun) {
     // an update's dry run shows each symbol's real resume window: the file's memory is read, not written
     const shown = job.settings.update
-      ? await (await import('../../core/run/run-job.js')).updatedJob(job, sidecarMemory, flagNames)
+      ? await (await import('../../core/run/run-job.js')).updatedJob(job, sidecarMemory, flagNames, config)
       : job;
-    await printJob(shown, Boolean(flags.quiet), ctx);
+    await printJob(shown, config, Boolean(flags.quiet), ctx);
     return;
   }
   // Loaded here, not at the top: undici, the writers and Node's stream modules, which --help, --dry-run and
@@ -82,11 +88,20 @@ async function download<N extends DownloadName>(
     import('../../core/run/run-job.js'),
     import('../run-deps.js'),
   ]);
-  const result = await withRunDeps(flags, ctx, options.output === undefined, async (deps) => {
-    const done = await runJob(job, withShortNotes({ ...deps, names: flagNames, memory: sidecarMemory }));
-    if (job.settings.skipExisting) noteSkipped(done, Boolean(flags.verbose), deps.onNote);
-    return done;
-  });
+  const result = await withRunDeps(
+    flags,
+    ctx,
+    options.output === undefined,
+    job.settings.transport,
+    async (deps) => {
+      const done = await runJob(job, {
+        ...withShortNotes({ ...deps, names: flagNames, memory: sidecarMemory }),
+        config,
+      });
+      if (job.settings.skipExisting) noteSkipped(done, Boolean(flags.verbose), deps.onNote);
+      return done;
+    },
+  );
   track.totals = runTotals(result);
   if (report && flags.report !== undefined) {
     const error = result.stdoutClosed ? undefined : result.failure;
@@ -97,16 +112,23 @@ async function download<N extends DownloadName>(
 }
 
 /**
- * --dry-run: each request's redacted URL alone on its line of stdout, so `mdget … --dry-run | xargs -n1
+ * --dry-run: each request's URL alone on its line of stdout, signed as it would be sent and redacted (with
+ * no credentials configured, the URL without them), so `mdget … --dry-run | xargs -n1
  * curl -O` and `wc -l` keep working (a tab-separated suffix would reach curl as more arguments). The window
  * of each request, in the market's wall clock and in UTC, and its output go to stderr just before its URL,
- * the way curl -v and rclone --dry-run keep commentary off the data stream; -q leaves them out. A reader
- * that goes away (`| head -1`) ends the listing, stderr included.
+ * the way curl -v and rclone --dry-run keep commentary off the data stream; -q leaves them out, and the
+ * transport line that comes first (concurrency, retries, timeout, rate, sockets). A reader that goes away
+ * (`| head -1`) ends the listing, stderr included.
  */
-async function printJob(job: Job, quiet: boolean, ctx: RunContext): Promise<void> {
+async function printJob(job: Job, config: Config, quiet: boolean, ctx: RunContext): Promise<void> {
   const { io, secrets } = ctx;
   const lines = new PlanLines(io);
   try {
+    if (!quiet)
+      lines.write(
+        'stderr',
+        `${io.color.dim(`mdget: transport: ${describeTransport(job.settings.transport)}`)}\n`,
+      );
     for (const [i, plan] of job.requests.entries()) {
       // a stream's write errors (EPIPE) arrive on a later tick
       if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
@@ -119,7 +141,7 @@ async function printJob(job: Job, quiet: boolean, ctx: RunContext): Promise<void
           `${io.color.dim(`mdget: ${plan.symbol}${times ? ` ${times}` : ''}${output}`)}\n`,
         );
       }
-      lines.write('stdout', `${redactText(redactUrl(plan.url), secrets)}\n`);
+      lines.write('stdout', `${redactText(redactUrl(urlOf(plan, config)), secrets)}\n`);
     }
     if (
       !quiet &&

@@ -5,7 +5,7 @@ import { configFrom, type RunContext } from '../context.js';
 import { flagNames } from '../flag-names.js';
 import type { FlagsOf } from '../flags.js';
 import type { Io } from '../io.js';
-import { withRunDeps } from '../run-deps.js';
+import { transportFromFlags, withRunDeps } from '../run-deps.js';
 import { withReport } from './reference-report.js';
 
 /** The options of `mdget exchanges` from its flags: table on a terminal, csv when piped, unless told. */
@@ -32,7 +32,7 @@ export async function runExchangesCommand(flags: FlagsOf<'exchanges'>, ctx: RunC
     return;
   }
   await withReport(flags.report, 'exchanges', options.output, ctx, (wrap) =>
-    withRunDeps(flags, ctx, options.output === undefined, (deps) =>
+    withRunDeps(flags, ctx, options.output === undefined, transportFromFlags(flags), (deps) =>
       core.runExchanges(options, config, wrap({ ...deps, names: flagNames })),
     ),
   );

@@ -7,7 +7,7 @@ import { refuseBinaryOnTerminal } from '../binary-output.js';
 import { configFrom, type RunContext } from '../context.js';
 import { flagNames } from '../flag-names.js';
 import type { FlagsOf } from '../flags.js';
-import { withRunDeps } from '../run-deps.js';
+import { transportFromFlags, withRunDeps } from '../run-deps.js';
 import { withReport } from './reference-report.js';
 
 /** What `mdget instruments` was asked for: an exchange to download, or a capture to convert. */
@@ -55,7 +55,7 @@ export async function runInstrumentsCommand(
     if (flags.dryRun) return; // a capture is read, not requested: nothing to print
     const capture = source.capture === '-' ? ctx.io.stdin : source.capture;
     await withReport(flags.report, 'instruments', tables.output, ctx, () =>
-      withRunDeps(flags, ctx, tables.output === undefined, (deps) =>
+      withRunDeps(flags, ctx, tables.output === undefined, transportFromFlags(flags), (deps) =>
         core.runCapture({ ...tables, capture }, { ...deps, names: flagNames }),
       ),
     );
@@ -75,7 +75,7 @@ export async function runInstrumentsCommand(
     return;
   }
   await withReport(flags.report, 'instruments', tables.output, ctx, (wrap) =>
-    withRunDeps(flags, ctx, tables.output === undefined, (deps) =>
+    withRunDeps(flags, ctx, tables.output === undefined, transportFromFlags(flags), (deps) =>
       core.runInstruments(
         { ...tables, exchange: source.exchange },
         config,

@@ -39,11 +39,11 @@ async function load(ref: DatasetRef): Promise<Dataset> {
   return typeof ref === 'string' ? readDataset(ref) : datasetFromObject(ref.dataset, ref.dir);
 }
 
-/** The methods, on `deps(signal)`: the client's transport and listeners. */
+/** The methods, on `deps(signal, options)`: the client's transport for a sync's settings, and listeners. */
 export function datasetMethods(
   config: Config,
   now: () => Date,
-  deps: (signal: AbortSignal | undefined) => Omit<RunDeps, 'onCommitted'>,
+  deps: (signal: AbortSignal | undefined, options: SyncOptions) => Omit<RunDeps, 'onCommitted'>,
   onWarning?: (message: string) => void,
 ): DatasetMethods {
   return {
@@ -57,7 +57,7 @@ export function datasetMethods(
         const dataset = await load(ref);
         const { runSync } = await import('./sync.js');
         try {
-          const result = await runSync(dataset, options, { ...deps(signal), config, now });
+          const result = await runSync(dataset, options, { ...deps(signal, options), config, now });
           track.totals = runTotals(result);
           track.failed = result.failure !== undefined;
           if (result.failure && result.failure.code !== 'MDGET_PARTIAL') throw result.failure;

@@ -38,7 +38,10 @@ export interface SeriesPlan {
   outputs: DatasetOutput[];
 }
 
-/** What planning needs: the configuration (URLs are built), the instant now, the dataset's root. */
+/**
+ * What planning needs: the configuration (only its row cap: no URL is built, no credential needed), the
+ * instant now, the dataset's root.
+ */
 export interface PlanningContext {
   config: Config;
   now: Date;

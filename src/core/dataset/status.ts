@@ -4,7 +4,6 @@
  * bytes on disk.
  */
 import { stat } from 'node:fs/promises';
-import type { Config } from '../model/config.js';
 import type { Dataset } from './dataset.js';
 import { Ledger, type LedgerRow, type SyncRecord } from './ledger.js';
 import { mergedRows } from './merged-rows.js';
@@ -40,24 +39,12 @@ export interface DatasetStatus {
   complete: boolean;
 }
 
-// Status plans the files only: the URLs it builds are never sent, so any well-formed base will do.
-const PLANNING_CONFIG: Config = {
-  username: 'status',
-  password: 'status',
-  historicalUrl: 'http://127.0.0.1/',
-  futuresOptionsUrl: 'http://127.0.0.1/',
-  extrasUrl: 'http://127.0.0.1/',
-  exchangesPath: 'exchanges',
-  instrumentsUrl: 'http://127.0.0.1/',
-};
-
-export const planningConfig = (): Config => ({ ...PLANNING_CONFIG });
-
 /** The status of `dataset` at `now`. */
 export async function datasetStatus(dataset: Dataset, now: Date): Promise<DatasetStatus> {
   const plans = planDataset(
     dataset.series,
-    { config: planningConfig(), now, root: dataset.root },
+    // plans hold no URL: the files are planned without credentials or base URLs
+    { config: {}, now, root: dataset.root },
     dataset.reference,
   );
   const ledgers = Ledger.openAll(dataset.root);

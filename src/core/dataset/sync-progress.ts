@@ -1,12 +1,12 @@
 /** One progress display across the jobs of a sync (a job a series and mode). */
-import type { PlanEvent, ProgressEvent, RunDeps } from '../run/run-types.js';
+import type { JobDeps, PlanEvent, ProgressEvent } from '../run/run-types.js';
 
 /**
  * The listeners of a sync's jobs as one run: each job counts its plan and numbers its requests from zero,
  * so the plan told is the jobs' before it plus this one's, and ids are kept apart. `next()` gives the
  * deps of the next job.
  */
-export function progressAcrossJobs(deps: Omit<RunDeps, 'onCommitted'>): () => RunDeps {
+export function progressAcrossJobs(deps: Omit<JobDeps, 'onCommitted'>): () => JobDeps {
   const before: PlanEvent = { requests: 0, outputs: 0, skipped: 0 };
   let last: PlanEvent = { requests: 0, outputs: 0, skipped: 0 };
   let idBase = 0;

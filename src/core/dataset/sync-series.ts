@@ -6,8 +6,9 @@
 import { stat } from 'node:fs/promises';
 import { MdgetError } from '../model/errors.js';
 import type { Job, RunSettings } from '../plan/job.js';
+import type { TransportSettings } from '../plan/transport-settings.js';
 import { runJob } from '../run/run-job.js';
-import type { BatchResult, CommittedOutput, RequestResult, RunDeps } from '../run/run-types.js';
+import type { BatchResult, CommittedOutput, JobDeps, RequestResult } from '../run/run-types.js';
 import { fileFacts } from './file-facts.js';
 import { formOf } from './file-form.js';
 import { KeptFiles } from './kept-files.js';
@@ -70,8 +71,8 @@ export async function fetchSeries(
   plan: SeriesPlan,
   decisions: readonly Decision[],
   recorder: Recorder,
-  depsOfJob: () => RunDeps,
-  concurrency: number,
+  depsOfJob: () => JobDeps,
+  transport: TransportSettings,
 ): Promise<BatchResult[]> {
   const byPath = new Map<string, DatasetOutput>();
   const modes = { replace: [] as DatasetOutput[], resume: [] as DatasetOutput[] };
@@ -107,7 +108,7 @@ export async function fetchSeries(
       if (outputs.length === 0) continue;
       const deps = depsOfJob();
       if (deps.signal?.aborted) break;
-      const job = jobFor(plan.job, outputs, mode, concurrency);
+      const job = jobFor(plan.job, outputs, mode, transport);
       results.push(await runJob(job, { ...deps, onCommitted }));
     }
   } finally {
@@ -121,7 +122,7 @@ function jobFor(
   job: Job,
   outputs: readonly DatasetOutput[],
   mode: 'replace' | 'resume',
-  concurrency: number,
+  transport: TransportSettings,
 ): Job {
   const requests = outputs.flatMap((output) => output.requests);
   return {
@@ -129,7 +130,9 @@ function jobFor(
     requests,
     settings: {
       ...job.settings,
-      concurrency,
+      // the sync's transport, not the series': the dataset file cannot set it (series-options.ts)
+      concurrency: transport.concurrency,
+      transport,
       force: mode === 'replace',
       update: mode === 'resume',
       skipExisting: false,

@@ -4,8 +4,9 @@
  * disk, the files to fetch run through the download commands' engine, and the reference files are asked
  * for only if they changed. docs/dataset.md is the contract.
  */
-import type { Config } from '../model/config.js';
-import { DEFAULTS } from '../model/defaults.js';
+import { type Config, requireConfig } from '../model/config.js';
+import type { RunOptions } from '../model/options.js';
+import { transportSettingsOf } from '../plan/transport-settings.js';
 import type { RunDeps } from '../run/run-types.js';
 import type { Dataset } from './dataset.js';
 import { fileHash } from './file-facts.js';
@@ -22,8 +23,11 @@ import { fetchSeries, Recorder } from './sync-series.js';
 
 export type { PlannedFetch, SyncResult } from './sync-result.js';
 
-/** How a sync runs; the transport and listeners come with its deps. */
-export interface SyncOptions {
+/**
+ * How a sync runs; its transport settings (concurrency, retries, timeout, rate) size the dispatcher and
+ * rate limiter its caller hands in with the deps (transportSettingsOf), and every job's scheduler.
+ */
+export interface SyncOptions extends Pick<RunOptions, 'retries' | 'timeoutMs' | 'rate'> {
   /** Re-hash every recorded file and fetch again those whose bytes changed, not only their size. */
   repair?: boolean;
   /** This run's share of the files (CI matrices); its ledger is a file of its own. */
@@ -47,6 +51,8 @@ export async function runSync(dataset: Dataset, options: SyncOptions, deps: Sync
     { config: deps.config, now: deps.now(), root: dataset.root },
     dataset.reference,
   );
+  // what the series' requests are built on and signed with, checked before the lock and the first request
+  requireConfig(deps.config, [...new Set(plans.flatMap((plan) => plan.job.needs))]);
   const share = options.shard;
   const reference = referenceOf(dataset, share);
 
@@ -81,7 +87,7 @@ async function syncLocked(
   try {
     const rows = ledger.rows();
     const nextJob = progressAcrossJobs(deps);
-    const concurrency = options.concurrency ?? DEFAULTS.concurrency;
+    const transport = transportSettingsOf(options);
     for (const plan of plans) {
       if (deps.signal?.aborted) break;
       const decisions = await decisionsOf(plan, rows, share, options.repair);
@@ -93,7 +99,7 @@ async function syncLocked(
       // complete since would stay for good
       await removeStaleParts(decisions.map((d) => d.output.path));
       try {
-        for (const batch of await fetchSeries(plan, decisions, recorder, nextJob, concurrency))
+        for (const batch of await fetchSeries(plan, decisions, recorder, nextJob, transport))
           collect(batch, plan, result);
       } finally {
         await removeOrphanMarkers(fetched);

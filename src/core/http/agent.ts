@@ -2,12 +2,13 @@ import tls from 'node:tls';
 import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { type ProxySettings, proxyRoute, rememberProxies } from './proxy-route.js';
 
-/** Connections per origin when the caller does not say: enough for the default concurrency and more. */
+/** Connections per origin when the caller does not say (a run's own are sized from its concurrency). */
 const CONNECTIONS = 8;
 
 /** How the run's dispatcher connects: timeouts, proxies, and certificate authorities to trust. */
 export interface DispatcherOptions {
   timeoutMs: number;
+  /** Sockets per origin: a run's settings size them (plan/transport-settings.ts). */
   connections?: number;
   proxy?: ProxySettings;
   /** PEM certificates trusted besides Node's own (a private CA); verification is never turned off. */
@@ -20,7 +21,7 @@ export interface DispatcherOptions {
  * http:// targets in absolute form, https:// targets through CONNECT.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const connections = Math.max(CONNECTIONS, options.connections ?? 0);
+  const connections = options.connections ?? CONNECTIONS;
   const timeouts = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
   const connectTimeout = Math.min(options.timeoutMs, 30_000);
   const trust = options.ca?.length ? { ca: [...trustedRoots(), ...options.ca] } : undefined;

@@ -11,6 +11,8 @@ export const DEFAULTS = {
   timeoutMs: 60_000,
   /** Tries after the first, on network errors, 429 and 5xx. */
   retries: 3,
+  /** The fewest sockets per host: enough for the default concurrency and the requests a run adds. */
+  sockets: 8,
   format: 'csv',
   order: 'asc',
 } as const;

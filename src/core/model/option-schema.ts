@@ -29,6 +29,7 @@ export type LibraryPlace =
   | { query: string }
   | { settings: string }
   | { client: string }
+  | { settings: string; client: string }
   | { config: string }
   | { cliOnly: string };
 
@@ -123,9 +124,19 @@ export const OPTION_ROWS = [
     library: { settings: 'concurrency' },
     bounds: LIMITS.concurrency,
   },
-  { flag: 'retries', toml: byCommandLine('retries'), library: { client: 'retries' }, bounds: LIMITS.retries },
-  { flag: 'timeout', toml: byCommandLine('timeout'), library: { client: 'timeoutMs' } },
-  { flag: 'rate', toml: byCommandLine('rate'), library: { client: 'rate' } },
+  // a download's or a sync's own value wins; createClient's is the default of its runs
+  {
+    flag: 'retries',
+    toml: byCommandLine('retries'),
+    library: { settings: 'retries', client: 'retries' },
+    bounds: LIMITS.retries,
+  },
+  {
+    flag: 'timeout',
+    toml: byCommandLine('timeout'),
+    library: { settings: 'timeoutMs', client: 'timeoutMs' },
+  },
+  { flag: 'rate', toml: byCommandLine('rate'), library: { settings: 'rate', client: 'rate' } },
   // a proxy URL may hold a password, which a dataset file never does
   {
     flag: 'proxy',

@@ -81,8 +81,14 @@ export interface OutputOptions {
 
 /** How a download is split and paced. */
 export interface RunOptions {
-  /** Most requests in flight at once (default 4). */
+  /** Most requests in flight at once (default 4); the sockets per host are sized from it. */
   concurrency?: number;
+  /** Tries after the first, on network errors, 429 and 5xx, in the whole run (default 3). */
+  retries?: number;
+  /** Wait for headers, or for the next bytes of a body, in milliseconds (default 60000). */
+  timeoutMs?: number;
+  /** Most requests per second (default: no limit). */
+  rate?: number;
   /** The server's cap on rows per response, if known: a response that reaches it is completed. */
   maxRows?: number;
   /** Length of the windows a long range is split into, in milliseconds (time series). */

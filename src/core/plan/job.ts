@@ -1,12 +1,19 @@
+import type { Requirement } from '../model/config.js';
 import type { OutputFormat, ParquetCompression } from '../model/formats.js';
 import type { DownloadName } from '../model/options.js';
 import type { PlannedRequest } from './planned-request.js';
+import type { TransportSettings } from './transport-settings.js';
 
 /** A download resolved: the requests to send, each with its zone, window and output, and how to run them. */
 export interface Job {
   command: DownloadName;
   requests: PlannedRequest[];
   settings: RunSettings;
+  /**
+   * The configuration its run needs (base URLs, credentials), checked when it runs (runJob), not when it
+   * is planned: planning, status, verify and --dry-run need none.
+   */
+  needs: readonly Requirement[];
   /** What the caller should hear before the run: one line each (a shard whose output does not separate it). */
   warnings: string[];
 }
@@ -24,8 +31,10 @@ export interface RunSettings {
   update: boolean;
   /** Outputs are compressed while written. */
   gzip: boolean;
-  /** Most requests in flight at once. */
+  /** Most requests in flight at once (the transport's concurrency, for the run's own use). */
   concurrency: number;
+  /** How the requests travel: retries, timeout, rate, sockets (transport-settings.ts). */
+  transport: TransportSettings;
   /** fsync files before the rename. */
   fsync: boolean;
   /** Where spool files go (default: beside the output; the system's temporary directory for a stream). */

@@ -1,12 +1,18 @@
+import type { Config } from '../model/config.js';
 import type { RecordKind } from '../model/record-shapes.js';
 import type { SeriesRequest, SeriesWindow } from './series.js';
+import { requestTarget, requestUrl, type ServiceRequest } from './urls.js';
 
 /** Where a request's records go: the run's stream (the CLI's stdout), or a file. */
 export type OutputRef = { kind: 'stream' } | { kind: 'file'; path: string };
 
-/** One request as its command plans it, with what is needed to check, name and report it. */
+/**
+ * One request as its command plans it, with what is needed to check, name and report it. It holds no URL
+ * and no credentials: the URL is built and signed when the request is sent (urlOf).
+ */
 export interface RequestPlan {
-  url: URL;
+  /** Page and query, a time series' dates taken from its window (series.window). */
+  request: ServiceRequest;
   kind: RecordKind;
   command: string;
   /** Symbol, root or comma list the request is for. */
@@ -55,7 +61,17 @@ export function describePlan(plan: RequestPlan): string {
 }
 
 /** The endpoint a request goes to (its page name): caps are learned per endpoint. */
-export const endpointOf = (plan: RequestPlan): string => plan.url.pathname.split('/').pop() ?? '';
+export const endpointOf = (plan: RequestPlan): string => plan.request.page.split('/').pop() ?? '';
+
+/**
+ * The URL `plan` is sent to: on the configured base, for its window, signed with the credentials (the one
+ * place a request gets them) unless `sign` is false.
+ */
+export const urlOf = (plan: RequestPlan, config: Config, sign = true): URL =>
+  requestUrl(plan.request, config, plan.series?.window, sign);
+
+/** The page and query of `plan` without base or credentials (`queryeod.ashx?symbol=AAPL&…`). */
+export const targetOf = (plan: RequestPlan): string => requestTarget(plan.request, plan.series?.window);
 
 /** A request's window in wall-clock time, end exclusive, as ISO text: a date alone at midnight. */
 export function windowOf(plan: RequestPlan): { start?: string; end?: string } {

@@ -2,7 +2,7 @@ import { COMMAND_PARAMS, optionKey } from '../model/params.js';
 import { UTC_FORM } from '../time/time-zones.js';
 import type { RunSettings } from './job.js';
 import type { NameOf } from './names.js';
-import type { PlannedRequest } from './planned-request.js';
+import { endpointOf, type PlannedRequest, targetOf } from './planned-request.js';
 
 /**
  * How a file was made: everything that gives its rows their form (docs/cli.md#outputs).
@@ -44,11 +44,11 @@ export function recipeOf(
   }
   const first = requests[0];
   const query: Record<string, string> = {};
-  for (const [key, value] of first?.url.searchParams ?? [])
-    if (!NOT_RECIPE.has(key.toLowerCase())) query[key] = value;
+  const target = first ? new URLSearchParams(targetOf(first).split('?')[1] ?? '') : [];
+  for (const [key, value] of target) if (!NOT_RECIPE.has(key.toLowerCase())) query[key] = value;
   return {
     command,
-    page: first?.url.pathname.split('/').pop() ?? '',
+    page: first ? endpointOf(first) : '',
     symbols,
     zones,
     query,

@@ -1,33 +1,34 @@
-import type { Config } from '../model/config.js';
 import { DEFAULTS } from '../model/defaults.js';
 import type { MinutesVariant } from '../model/options.js';
 import { addDays, isoDay, startOfDay, todayIn, type WallTime, wallClockIn } from '../time/dates.js';
 import type { RequestPlan } from './planned-request.js';
 import type { SeriesRequest, SeriesWindow } from './series.js';
 import {
-  buildEodDateRangeUrl,
-  buildEodUrl,
-  buildEventsUrl,
-  buildFormTMinutesUrl,
-  buildFuturesOptionsJsonUrl,
-  buildFuturesOptionsUrl,
-  buildMinuteDateRangeUrl,
-  buildMinutesUrl,
-  buildNearbyMinutesUrl,
-  buildTicksUrl,
+  type DateSlot,
   type EodParams,
   type EventsParams,
   type ExtraParams,
   encodeQueryValue,
+  eodDateRangeRequest,
+  eodRequest,
+  eventsRequest,
+  formTMinutesRequest,
+  futuresOptionsJsonRequest,
+  futuresOptionsRequest,
   type MinutesParams,
+  minuteDateRangeRequest,
+  minutesRequest,
+  nearbyMinutesRequest,
+  requestTarget,
+  type ServiceRequest,
   type TicksParams,
+  ticksRequest,
 } from './urls.js';
 import { eodRowsPerDay, sessionMinutes, windowMs } from './window-size.js';
 import { planDayWindows, planWindows, resolveDayRange, splitByLength, type Window } from './windows.js';
 
-/** What every plan needs besides its own parameters. */
+/** What every plan needs besides its own parameters: no configuration, no credentials. */
 export interface PlanContext {
-  config: Config;
   /** The instant "today" and the data cut-off are taken from, in each symbol's zone. */
   now: Date;
   extra?: ExtraParams;
@@ -58,6 +59,15 @@ type Undated<P> = Omit<P, 'start' | 'end' | 'date'>;
 /** Query budget per request (docs/service.md#requests). */
 export const MAX_QUERY_BYTES = 2000;
 
+/**
+ * Room kept in that budget for what is added when the request is sent: the credentials and the base URL's
+ * path, which a plan does not know (urls.ts requestUrl).
+ */
+const SENT_ROOM = 300;
+
+/** A time series' dates: those of the window each request is sent for. */
+const WINDOW: { start: DateSlot; end: DateSlot } = { start: { slot: 'start' }, end: { slot: 'end' } };
+
 const DAY_MS = 86_400_000;
 const ANY_ZONE_BEHIND_MS = 12 * 3_600_000;
 const label = (time: WallTime) => isoDay(time);
@@ -83,21 +93,19 @@ function isProvisional(window: SeriesWindow, zone: string, ctx: PlanContext): bo
   return window.end.getTime() > wallClockIn(zone, ctx.now).getTime();
 }
 
-type Build = (window: SeriesWindow) => URL;
-
 /** A planned time-series request of one window; `userLimit` is the user's own --maxrecords. */
 function seriesPlan(
-  base: Omit<RequestPlan, 'url' | 'series'>,
+  base: Omit<RequestPlan, 'request' | 'series'>,
   window: SeriesWindow,
-  series: Omit<SeriesRequest, 'window' | 'provisional' | 'rebuild'>,
-  build: Build,
+  series: Omit<SeriesRequest, 'window' | 'provisional'>,
+  request: ServiceRequest,
   ctx: PlanContext,
 ): RequestPlan {
   return {
     ...base,
     ...windowLabels(window),
-    url: build(window),
-    series: { ...series, window, rebuild: build, provisional: isProvisional(window, base.zone, ctx) },
+    request,
+    series: { ...series, window, provisional: isProvisional(window, base.zone, ctx) },
   };
 }
 
@@ -117,14 +125,13 @@ export function planTicks(
     const range = resolveDayRange(start, end, () => todayIn(zone, ctx.now));
     const windows = ctx.windowMs === undefined ? planDayWindows(range) : planWindows(range, ctx.windowMs);
     if (order === 'desc') windows.reverse();
-    const build: Build = (window) =>
-      buildTicksUrl(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
+    const request = ticksRequest(symbol, { ...params, ...WINDOW }, ctx.extra);
     return windows.map((window) =>
       seriesPlan(
         { kind: 'ticks', command: 'ticks', symbol, zone, trend: params.trend ?? false },
         window,
         { order, resolution: 'second', filterEnd: true, ...limitOf(params.maxrecords) },
-        build,
+        request,
         ctx,
       ),
     );
@@ -142,29 +149,26 @@ export function planMinutes(
   ctx: PlanContext,
 ): RequestPlan[] {
   const builder =
-    variant === 'nearby'
-      ? buildNearbyMinutesUrl
-      : variant === 'form-t'
-        ? buildFormTMinutesUrl
-        : buildMinutesUrl;
+    variant === 'nearby' ? nearbyMinutesRequest : variant === 'form-t' ? formTMinutesRequest : minutesRequest;
   const kind = variant === 'nearby' ? ('nearbyMinutes' as const) : ('minutes' as const);
   const order = params.order ?? DEFAULTS.order;
   return symbols.flatMap((symbol) => {
     const zone = ctx.zoneOf(symbol);
     const { start, end } = ctx.datesOf(symbol);
-    const build: Build = (window) =>
-      builder(ctx.config, symbol, { ...params, start: window.start, end: window.end }, ctx.extra);
+    const request = builder(symbol, { ...params, ...WINDOW }, ctx.extra);
     const base = { kind, command: 'minutes', symbol, zone, trend: params.trend ?? false };
     const series = { order, resolution: 'minute' as const, filterEnd: true, ...limitOf(params.maxrecords) };
     if (params.maxrecords !== undefined) {
       // As asked: maxrecords picks the first (or last) N of the range the service resolves.
-      return [seriesPlan(base, { ...(start ? { start } : {}), ...(end ? { end } : {}) }, series, build, ctx)];
+      return [
+        seriesPlan(base, { ...(start ? { start } : {}), ...(end ? { end } : {}) }, series, request, ctx),
+      ];
     }
     const range = resolveDayRange(start, end, () => todayIn(zone, ctx.now));
     const rowsPerDay = sessionMinutes(symbol, variant) / (params.interval ?? 1);
     const windows = planWindows(range, ctx.windowMs ?? windowMs(rowsPerDay, ctx.maxRows));
     if (order === 'desc') windows.reverse();
-    return windows.map((window) => seriesPlan(base, window, series, build, ctx));
+    return windows.map((window) => seriesPlan(base, window, series, request, ctx));
   });
 }
 
@@ -187,17 +191,11 @@ export function planEod(
     // The service's EOD end is inclusive and it aggregates a longer period from the days it selects, so
     // a weekly bar would take in the --end day; filtering rows cannot undo that, so such a request
     // ends at the last day before --end (docs/completeness.md#eods-inclusive-end).
-    const build: Build = (window) =>
-      buildEodUrl(
-        ctx.config,
-        symbol,
-        {
-          ...params,
-          start: window.start,
-          end: daily || !window.end ? window.end : lastDayBefore(window.end),
-        },
-        ctx.extra,
-      );
+    const request = eodRequest(
+      symbol,
+      { ...params, start: WINDOW.start, end: daily ? WINDOW.end : { slot: 'lastDayBefore' } },
+      ctx.extra,
+    );
     const base = { kind: 'eod' as const, command: 'eod', symbol, zone, trend: params.trend ?? false };
     const series = { order, resolution: 'day' as const, filterEnd: daily, ...limitOf(userLimit) };
     let windows: SeriesWindow[] = [{ ...(start ? { start } : {}), ...(end ? { end } : {}) }];
@@ -210,19 +208,16 @@ export function planEod(
       windows = split.map((w, i) => (i === split.length - 1 && !end ? { start: w.start } : w));
       if (order === 'desc') windows.reverse();
     }
-    return windows.map((window) => seriesPlan(base, window, series, build, ctx));
+    return windows.map((window) => seriesPlan(base, window, series, request, ctx));
   });
 }
-
-/** The last whole or partial day before an exclusive end: the day of the instant just before it. */
-const lastDayBefore = (end: WallTime): WallTime => startOfDay(new Date(end.getTime() - 1));
 
 function limitOf(maxrecords: number | undefined): { userLimit?: number } {
   return maxrecords === undefined ? {} : { userLimit: maxrecords };
 }
 
-function symbolLists(symbols: readonly string[], base: (list: string[]) => URL): string[][] {
-  const fixed = base([]).href.length;
+function symbolLists(symbols: readonly string[], request: (list: string[]) => ServiceRequest): string[][] {
+  const fixed = requestTarget(request([])).length + SENT_ROOM;
   return splitByLength(symbols, (s) => encodeQueryValue(s).length + 1, MAX_QUERY_BYTES - fixed);
 }
 
@@ -238,9 +233,9 @@ export function planEvents(
   const first = symbols[0] ?? '';
   const { start, end } = ctx.datesOf(first);
   const dated = { ...params, ...(start ? { start } : {}), ...(end ? { end } : {}) };
-  const build = (list: readonly string[]) => buildEventsUrl(ctx.config, list, dated, ctx.extra);
+  const build = (list: readonly string[]) => eventsRequest(list, dated, ctx.extra);
   return symbolLists(symbols, build).map((list) => ({
-    url: build(list),
+    request: build(list),
     kind: 'events' as const,
     command: 'events',
     symbol: list.join(','),
@@ -259,11 +254,9 @@ export function planDateRange(
   ctx: PlanContext,
 ): RequestPlan[] {
   const build = (list: readonly string[]) =>
-    database === 'minutes'
-      ? buildMinuteDateRangeUrl(ctx.config, list, ctx.extra)
-      : buildEodDateRangeUrl(ctx.config, list, ctx.extra);
+    database === 'minutes' ? minuteDateRangeRequest(list, ctx.extra) : eodDateRangeRequest(list, ctx.extra);
   return symbolLists(symbols, build).map((list) => ({
-    url: build(list),
+    request: build(list),
     kind: 'dateRange' as const,
     command: 'daterange',
     symbol: list.join(','),
@@ -274,12 +267,12 @@ export function planDateRange(
 
 /** Futures options: one request per root, CSV or JSON, for a trading date (a whole day). */
 export function planFuturesOptions(roots: readonly string[], json: boolean, ctx: PlanContext): RequestPlan[] {
-  const build = json ? buildFuturesOptionsJsonUrl : buildFuturesOptionsUrl;
+  const build = json ? futuresOptionsJsonRequest : futuresOptionsRequest;
   return roots.map((root) => {
     const { date } = ctx.datesOf(root);
     const day = date && startOfDay(date);
     return {
-      url: build(ctx.config, root, day ? { date: day } : {}, ctx.extra),
+      request: build(root, day ? { date: day } : {}, ctx.extra),
       kind: json ? ('opaque' as const) : ('futuresOptions' as const),
       command: 'futopts',
       symbol: root,

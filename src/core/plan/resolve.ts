@@ -3,8 +3,7 @@
  * decides each request's zone, window and output, and sends nothing: the CLI's --dry-run prints the job,
  * run/run-job.ts executes it. The CLI and the library both come through here.
  */
-import { type Config, maxRowsOf, requireConfig } from '../model/config.js';
-import { DEFAULTS } from '../model/defaults.js';
+import { type Config, maxRowsOf } from '../model/config.js';
 import { DEFAULT_PARQUET_COMPRESSION, formOfName } from '../model/formats.js';
 import type { DateInput, DownloadName, DownloadOptions } from '../model/options.js';
 import { addDays, parseDateInput, todayIn, type WallTime } from '../time/dates.js';
@@ -15,17 +14,24 @@ import { assignOutputs, outputKey, outputTargetOf } from './outputs.js';
 import type { PlannedRequest } from './planned-request.js';
 import type { PlanContext, QueryDates } from './requests.js';
 import { checkColumns, checkOptions, checkRange, checkTypedOutputs } from './rules.js';
+import { transportSettingsOf } from './transport-settings.js';
 import { shardOf } from './windows.js';
 import { serviceZone } from './zones.js';
 
-/** What resolving needs besides the options: the configuration, the instant "now", and option names. */
+/**
+ * What resolving needs besides the options: the configuration (only its row cap: URLs are built and signed
+ * when sent, so no credentials or base URLs), the instant "now", and option names.
+ */
 export interface ResolveContext {
   config: Config;
   now: Date;
   names: NameOf;
 }
 
-/** The job of download `name` with `options`; MDGET_USAGE or MDGET_CONFIG before anything is sent. */
+/**
+ * The job of download `name` with `options`; MDGET_USAGE (or MDGET_CONFIG for a bad row cap) before
+ * anything is sent. The configuration the run needs is the job's `needs`, checked by runJob.
+ */
 export function resolve<N extends DownloadName>(
   name: N,
   options: DownloadOptions<N>,
@@ -40,8 +46,6 @@ export function resolve<N extends DownloadName>(
     command.defaultFormat(options);
   checkOptions(options, { command: name, series: command.series, params: command.params, format, names });
   command.check(options, names);
-  // usage errors (exit 2) come before configuration errors (exit 3)
-  requireConfig(config, command.needs);
   const maxRows = options.maxRows ?? maxRowsOf(config);
   const symbols = typeof options.symbols === 'string' ? [options.symbols] : [...options.symbols];
   const nearby = command.nearby(options);
@@ -51,7 +55,6 @@ export function resolve<N extends DownloadName>(
       ...(options.sourceTimeZone ? { sourceTimeZone: options.sourceTimeZone } : {}),
     });
   const planContext: PlanContext = {
-    config,
     now,
     zoneOf,
     datesOf: (symbol) =>
@@ -75,6 +78,7 @@ export function resolve<N extends DownloadName>(
         `${names('shard')} ${index}/${count}: ${shared} gets rows of other shares too, which their runs write under the same name; use a template with {symbol} and {date} so each share writes files of its own`,
       );
   }
+  const transport = transportSettingsOf(options);
   const settings: RunSettings = {
     format,
     ...(format === 'parquet' ? { compression: options.compression ?? DEFAULT_PARQUET_COMPRESSION } : {}),
@@ -83,14 +87,15 @@ export function resolve<N extends DownloadName>(
     skipExisting: options.skipExisting ?? false,
     update: options.update ?? false,
     gzip: target.gzip,
-    concurrency: options.concurrency ?? DEFAULTS.concurrency,
+    concurrency: transport.concurrency,
+    transport,
     fsync: options.fsync ?? true,
     ...(options.tempDir === undefined ? {} : { tempDir: options.tempDir }),
     ...(maxRows === undefined ? {} : { maxRows }),
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     ...(options.columns === undefined ? {} : { columns: options.columns }),
   };
-  return { command: name, requests, settings, warnings };
+  return { command: name, requests, settings, needs: command.needs, warnings };
 }
 
 /** The dates a query may hold. */

@@ -42,6 +42,9 @@ export function checkOptions(options: DownloadOptions, ctx: RuleContext): void {
     throw usageError(`${n('skipExisting')} and ${n('force')} exclude each other`, 'skipExisting');
   if (options.output !== undefined) checkOutputPath(options.output, n('output'));
   checkWholeNumber(options.concurrency, 'concurrency', LIMITS.concurrency, n);
+  checkWholeNumber(options.retries, 'retries', LIMITS.retries, n);
+  checkPositive(options.timeoutMs, 'timeoutMs', 'a positive number of milliseconds', n);
+  checkPositive(options.rate, 'rate', 'a positive number of requests per second', n);
   checkWholeNumber(options.maxRows, 'maxRows', { min: 1 }, n);
   if (options.shard) {
     const { index, count } = options.shard;
@@ -81,6 +84,11 @@ export function checkRange(start: Date | undefined, end: Date | undefined, names
       'end',
     );
   }
+}
+
+function checkPositive(value: number | undefined, option: string, expected: string, n: NameOf): void {
+  if (value === undefined || (typeof value === 'number' && value > 0 && Number.isFinite(value))) return;
+  throw usageError(`${n(option)} takes ${expected}, not '${value}'`);
 }
 
 function checkWholeNumber(

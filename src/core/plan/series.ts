@@ -18,8 +18,6 @@ export interface SeriesRequest {
   filterEnd: boolean;
   /** The user's own --maxrecords: the rows they asked for, never completed by further requests. */
   userLimit?: number;
-  /** The same request for another window. */
-  rebuild(window: SeriesWindow): URL;
   /** The window reaches past the data cut-off (now, in the market's zone): its data may still grow. */
   provisional: boolean;
 }

@@ -12,7 +12,8 @@ import {
   type ParamsOf,
   ticksParams,
 } from '../model/params.js';
-import { formatServiceDate, type WallTime } from '../time/dates.js';
+import { formatServiceDate, startOfDay, type WallTime } from '../time/dates.js';
+import type { SeriesWindow } from './series.js';
 
 export type { ExtraParams } from '../model/options.js';
 
@@ -68,140 +69,179 @@ export function buildUrl(base: string, page: string, query: readonly (readonly [
   return new URL(pairs.length > 0 ? `${joined}?${pairs.join('&')}` : joined);
 }
 
+/**
+ * A date of a time-series query taken from the window the request is sent for (series.ts): its start, its
+ * end, or the last day before its end (EOD periods longer than a day: docs/completeness.md#eods-inclusive-end).
+ */
+export interface DateSlot {
+  slot: 'start' | 'end' | 'lastDayBefore';
+}
+
+const isSlot = (value: unknown): value is DateSlot =>
+  typeof value === 'object' && value !== null && 'slot' in value;
+
+/** A date a builder takes: fixed, or a slot the request's window fills when it is sent. */
+export type DateValue = WallTime | DateSlot;
+
+/** A query value of a planned request: a time series' dates stay slots until it is sent. */
+export type QueryPart = readonly [string, QueryValue | DateSlot];
+
+/**
+ * What a request asks the service, without the base URL or the credentials: a plan holds this, and the
+ * URL is built and signed only when the request is sent (requestUrl). `base` names the configured base
+ * URL it goes to.
+ */
+export interface ServiceRequest {
+  base: 'historical' | 'futuresOptions';
+  page: Page;
+  query: readonly QueryPart[];
+}
+
+/** Builder parameters whose dates may be slots. */
+type Dated<P> = Omit<P, 'start' | 'end' | 'date'> & { start?: DateValue; end?: DateValue; date?: WallTime };
+
 /** Query pairs from a parameter table and typed values: dates in service form, flags as their sent value. */
-export function queryFromSpecs(specs: readonly ParamSpec[], values: object): [string, string | undefined][] {
+export function queryFromSpecs(
+  specs: readonly ParamSpec[],
+  values: object,
+): [string, string | DateSlot | undefined][] {
   const record = values as Record<string, unknown>;
-  const out: [string, string | undefined][] = [];
+  const out: [string, string | DateSlot | undefined][] = [];
   for (const spec of specs) {
     if (spec.query === '' || spec.query === 'data') continue; // endpoint selectors; data is composed by eod
     const value = record[optionKey(spec.flag)];
     if (value === undefined || value === false) continue;
-    if (spec.kind === 'date') out.push([spec.query, formatServiceDate(value as WallTime)]);
+    if (spec.kind === 'date')
+      out.push([spec.query, isSlot(value) ? value : formatServiceDate(value as WallTime)]);
     else if (spec.kind === 'flag') out.push([spec.query, spec.sent ?? 'true']);
     else out.push([spec.query, String(value)]);
   }
   return out;
 }
 
-function historical(config: Config): string {
-  return config.historicalUrl ?? '';
-}
-
-function credentials(config: Config): [string, string | undefined][] {
-  return [
-    ['username', config.username],
-    ['password', config.password],
-  ];
-}
-
-function build(
-  base: string,
+function historical(
   page: Page,
-  config: Config,
-  head: [string, QueryValue][],
+  head: QueryPart[],
   specs: readonly ParamSpec[],
   values: object,
   extra: ExtraParams,
-): URL {
-  return buildUrl(base, page, [...credentials(config), ...head, ...queryFromSpecs(specs, values), ...extra]);
+): ServiceRequest {
+  return { base: 'historical', page, query: [...head, ...queryFromSpecs(specs, values), ...extra] };
 }
 
 /** Ticks always send `order` (default asc): unset, the service does not guarantee an order. */
-export function buildTicksUrl(
-  config: Config,
+export function ticksRequest(
   symbol: string,
-  params: TicksParams,
+  params: Dated<TicksParams>,
   extra: ExtraParams = [],
-): URL {
+): ServiceRequest {
   const values = { ...params, order: params.order ?? DEFAULTS.order };
-  return build(historical(config), PAGES.ticks, config, [['symbol', symbol]], ticksParams, values, extra);
+  return historical(PAGES.ticks, [['symbol', symbol]], ticksParams, values, extra);
 }
 
 function minutesLike(page: Page) {
-  return (config: Config, symbol: string, params: MinutesParams, extra: ExtraParams = []): URL => {
+  return (symbol: string, params: Dated<MinutesParams>, extra: ExtraParams = []): ServiceRequest => {
     const values = { ...params, order: params.order ?? DEFAULTS.order };
-    return build(historical(config), page, config, [['symbol', symbol]], minutesParams, values, extra);
+    return historical(page, [['symbol', symbol]], minutesParams, values, extra);
   };
 }
 /** queryminutes.ashx */
-export const buildMinutesUrl = minutesLike(PAGES.minutes);
+export const minutesRequest = minutesLike(PAGES.minutes);
 /** querynearbyminutes.ashx: only the symbol's root counts (docs/service.md#nearby-minute-bars). */
-export const buildNearbyMinutesUrl = minutesLike(PAGES.nearbyMinutes);
+export const nearbyMinutesRequest = minutesLike(PAGES.nearbyMinutes);
 /** queryformtminutes.ashx */
-export const buildFormTMinutesUrl = minutesLike(PAGES.formTMinutes);
+export const formTMinutesRequest = minutesLike(PAGES.formTMinutes);
 
 /** The `data` value: period plus an optional nearest/continue suffix; unset when all are defaults. */
-export function eodDataValue(params: EodParams): string | undefined {
+export function eodDataValue(params: Pick<EodParams, 'period' | 'nearest' | 'continue'>): string | undefined {
   const suffix = params.nearest ? 'nearest' : params.continue ? 'continue' : '';
   if (!params.period && !suffix) return undefined;
   return (params.period ?? 'daily') + suffix;
 }
 
 /** queryeod.ashx */
-export function buildEodUrl(config: Config, symbol: string, params: EodParams, extra: ExtraParams = []): URL {
+export function eodRequest(
+  symbol: string,
+  params: Dated<EodParams>,
+  extra: ExtraParams = [],
+): ServiceRequest {
   const values = { ...params, order: params.order ?? DEFAULTS.order };
-  const head: [string, QueryValue][] = [
-    ['symbol', symbol],
-    ['data', eodDataValue(params)],
-  ];
-  return build(historical(config), PAGES.eod, config, head, eodParams, values, extra);
-}
-
-function buildListUrl(
-  config: Config,
-  page: Page,
-  symbols: readonly string[],
-  specs: readonly ParamSpec[],
-  params: object,
-  extra: ExtraParams,
-): URL {
-  return build(historical(config), page, config, [['symbols', symbols]], specs, params, extra);
+  return historical(
+    PAGES.eod,
+    [
+      ['symbol', symbol],
+      ['data', eodDataValue(params)],
+    ],
+    eodParams,
+    values,
+    extra,
+  );
 }
 
 /** queryevents.ashx: `symbols` is plural, a comma list (docs/service.md#events). */
-export function buildEventsUrl(
-  config: Config,
+export function eventsRequest(
   symbols: readonly string[],
-  params: EventsParams,
+  params: Dated<EventsParams>,
   extra: ExtraParams = [],
-): URL {
-  return buildListUrl(config, PAGES.events, symbols, eventsParams, params, extra);
+): ServiceRequest {
+  return historical(PAGES.events, [['symbols', symbols]], eventsParams, params, extra);
 }
 
 /** queryminutedaterange.ashx */
-export function buildMinuteDateRangeUrl(
-  config: Config,
-  symbols: readonly string[],
-  extra: ExtraParams = [],
-): URL {
-  return buildListUrl(config, PAGES.minuteDateRange, symbols, dateRangeParams, {}, extra);
+export function minuteDateRangeRequest(symbols: readonly string[], extra: ExtraParams = []): ServiceRequest {
+  return historical(PAGES.minuteDateRange, [['symbols', symbols]], dateRangeParams, {}, extra);
 }
 
 /** queryeoddaterange.ashx */
-export function buildEodDateRangeUrl(
-  config: Config,
-  symbols: readonly string[],
-  extra: ExtraParams = [],
-): URL {
-  return buildListUrl(config, PAGES.eodDateRange, symbols, dateRangeParams, {}, extra);
+export function eodDateRangeRequest(symbols: readonly string[], extra: ExtraParams = []): ServiceRequest {
+  return historical(PAGES.eodDateRange, [['symbols', symbols]], dateRangeParams, {}, extra);
 }
 
 function futuresOptions(page: Page) {
-  return (config: Config, root: string, params: FuturesOptionsParams, extra: ExtraParams = []): URL =>
-    build(
-      config.futuresOptionsUrl ?? '',
-      page,
-      config,
-      [['root', root]],
-      futuresOptionsParams,
-      params,
-      extra,
-    );
+  return (root: string, params: FuturesOptionsParams, extra: ExtraParams = []): ServiceRequest => ({
+    base: 'futuresOptions',
+    page,
+    query: [['root', root], ...queryFromSpecs(futuresOptionsParams, params), ...extra],
+  });
 }
 /** futuresoptions (CSV) on the futures-options base. */
-export const buildFuturesOptionsUrl = futuresOptions(PAGES.futuresOptions);
+export const futuresOptionsRequest = futuresOptions(PAGES.futuresOptions);
 /** futuresoptions/json on the futures-options base. */
-export const buildFuturesOptionsJsonUrl = futuresOptions(PAGES.futuresOptionsJson);
+export const futuresOptionsJsonRequest = futuresOptions(PAGES.futuresOptionsJson);
+
+/** The query of `request` with its date slots filled from `window` (an open side leaves the date out). */
+function filled(request: ServiceRequest, window: SeriesWindow | undefined): [string, QueryValue][] {
+  const date = (slot: DateSlot): string | undefined => {
+    const end = window?.end;
+    if (slot.slot === 'start') return window?.start && formatServiceDate(window.start);
+    if (!end) return undefined;
+    return formatServiceDate(slot.slot === 'end' ? end : startOfDay(new Date(end.getTime() - 1)));
+  };
+  return request.query.map(([name, value]) => [name, isSlot(value) ? date(value) : value]);
+}
+
+/** The page and query of `request` for `window`, without base or credentials: `queryeod.ashx?symbol=…`. */
+export function requestTarget(request: ServiceRequest, window?: SeriesWindow): string {
+  return buildUrl('http://target.invalid/', request.page, filled(request, window)).href.slice(
+    'http://target.invalid/'.length,
+  );
+}
+
+/**
+ * The URL of `request` for `window` on the configured base, signed with the credentials first (the
+ * service reads them from the query: docs/service.md#requests) unless `sign` is false or they are unset.
+ * The base must be set: requireConfig checked it before the run.
+ */
+export function requestUrl(request: ServiceRequest, config: Config, window?: SeriesWindow, sign = true): URL {
+  const base = (request.base === 'historical' ? config.historicalUrl : config.futuresOptionsUrl) ?? '';
+  const credentials: [string, QueryValue][] = sign
+    ? [
+        ['username', config.username],
+        ['password', config.password],
+      ]
+    : [];
+  return buildUrl(base, request.page, [...credentials, ...filled(request, window)]);
+}
 
 /** {extras}/<name>.php: no credentials are sent to this host (docs/service.md#exchanges-list). */
 export function buildExchangesUrl(config: Config): URL {

@@ -1,3 +1,4 @@
+import type { Config } from '../model/config.js';
 import { MdgetError } from '../model/errors.js';
 import { redactUrl } from '../model/redact.js';
 import type { ResponseTransform } from '../pipeline/response-transform.js';
@@ -6,6 +7,7 @@ import {
   describePlan,
   endpointOf,
   type PlannedRequest,
+  urlOf,
   windowOf,
 } from '../plan/planned-request.js';
 import { windowLabels } from '../plan/requests.js';
@@ -23,24 +25,25 @@ export function nextRequest(
   item: OutputItem,
   transform: ResponseTransform,
   cuts: CutTracker,
+  config: Config,
 ): OutputItem | undefined {
   learnFromProbe(item.plan, transform, cuts);
   if (transform.stalled) return againOf(item, transform.repeatedRows);
   if (transform.verdict === 'complete' || transform.heldKey === undefined) return undefined;
-  return continuationOf(item, transform.verdict, transform.heldKey, transform.receivedRows);
+  return continuationOf(item, transform.verdict, transform.heldKey, transform.receivedRows, config);
 }
 
 /**
  * A date-range request answers one line per symbol it knows and leaves the others out: an unknown symbol
  * is refused by the service, as ticks and eod refuse one, not dropped without a word.
  */
-export function checkListed(plan: PlannedRequest, transform: ResponseTransform): void {
+export function checkListed(plan: PlannedRequest, transform: ResponseTransform, config: Config): void {
   const missing = plan.symbol.split(',').filter((symbol) => !transform.symbols.has(symbol.toUpperCase()));
   if (missing.length === 0) return;
   const which = missing.length === 1 ? `symbol ${missing[0]}` : `symbols ${missing.join(',')}`;
   throw new MdgetError(
     'MDGET_SERVICE',
-    `unknown ${which}: the service has no date range for it (${redactUrl(plan.url)})`,
+    `unknown ${which}: the service has no date range for it (${redactUrl(urlOf(plan, config))})`,
   );
 }
 
@@ -61,26 +64,25 @@ function continuationOf(
   reason: Continuation['reason'],
   from: string,
   previousRows: number,
+  config: Config,
 ): OutputItem | undefined {
   const series = item.plan.series;
   if (!series) return undefined;
   const window = continuationWindow(series, from);
   if (window.start && window.end && window.end.getTime() <= window.start.getTime()) return undefined;
-  const url = series.rebuild(window);
-  const { start, end, ...plan } = item.plan;
-  const labels = windowLabels(window);
+  const { start, end, ...rest } = item.plan;
+  const plan: PlannedRequest = {
+    ...rest,
+    ...windowLabels(window),
+    series: { ...series, window },
+    continuation: { reason, from, previousRows },
+  };
   return {
-    plan: {
-      ...plan,
-      ...labels,
-      url,
-      series: { ...series, window },
-      continuation: { reason, from, previousRows },
-    },
+    plan,
     result: {
       ...withoutWindow(item.result),
-      ...windowOf({ ...item.plan, series: { ...series, window } }),
-      url: redactUrl(url),
+      ...windowOf(plan),
+      url: redactUrl(urlOf(plan, config)),
       status: 'not-run',
       rows: 0,
       bytes: 0,

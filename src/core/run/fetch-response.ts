@@ -5,7 +5,7 @@ import { forwardTo } from '../pipeline/forward-to.js';
 import type { OutputState } from '../pipeline/output-state.js';
 import { ResponseTransform } from '../pipeline/response-transform.js';
 import type { RunSettings } from '../plan/job.js';
-import { describePlan, endpointOf } from '../plan/planned-request.js';
+import { describePlan, endpointOf, urlOf } from '../plan/planned-request.js';
 import type { Sink } from '../sink/atomic-file.js';
 import { idOf, type OutputItem, type RunState } from './run-state.js';
 import type { RunDeps } from './run-types.js';
@@ -51,7 +51,7 @@ export async function fetchInto(
   transform = new ResponseTransform({
     kind: plan.kind,
     state: output,
-    url: plan.url,
+    url: urlOf(plan, run.config),
     symbol: plan.symbol,
     trend: plan.trend,
     jsonBody: plan.jsonBody ?? false,

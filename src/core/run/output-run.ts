@@ -7,7 +7,7 @@ import { columnsOfOutput } from '../model/record-shapes.js';
 import { closingBytes, newOutputState, type OutputState, writtenColumns } from '../pipeline/output-state.js';
 import type { RunSettings } from '../plan/job.js';
 import { optionNames } from '../plan/names.js';
-import { describePlan } from '../plan/planned-request.js';
+import { describePlan, urlOf } from '../plan/planned-request.js';
 import { pickColumns } from '../plan/rules.js';
 import { type Sink, writeTo } from '../sink/atomic-file.js';
 import { gzipSink } from '../sink/gzip-sink.js';
@@ -27,7 +27,8 @@ export type { OutputGroup, OutputItem, RunState } from './run-state.js';
 
 /**
  * Runs one output. A body cut short (MDGET_NETWORK) after the first bytes cannot be resumed in place, so a
- * file output starts over into a fresh temporary file, up to the retry count; stdout cannot take bytes back.
+ * file output starts over into a fresh temporary file while the failed request has tries left in the run
+ * (the scheduler counts them); stdout cannot take bytes back.
  */
 export async function runOutput(
   group: OutputGroup,
@@ -38,10 +39,12 @@ export async function runOutput(
   const planned = group.items.length;
   for (let attempt = 1; ; attempt++) {
     const failure = await runOutputOnce(group, options, deps, run);
+    const failed = group.items.find((item) => item.result.status === 'failed');
     const again =
       failure?.code === 'MDGET_NETWORK' &&
       group.output.kind === 'file' &&
-      attempt <= deps.retry.retries &&
+      failed !== undefined &&
+      run.scheduler.failedTry(urlOf(failed.plan, run.config)) &&
       !deps.signal?.aborted;
     if (!again) return failure;
     run.scheduler.retried({
@@ -127,7 +130,8 @@ async function runOutputOnce(
   const spools = new Spools<OutputItem>(
     spoolDir,
     Math.min(settings.concurrency, 16) - 1,
-    (item, signal) => openBody(item.plan.url, openDeps(deps, run), 'csv', { priority: 'ahead', signal }),
+    (item, signal) =>
+      openBody(urlOf(item.plan, run.config), openDeps(deps, run), 'csv', { priority: 'ahead', signal }),
     (item, bytes, source) => progress(deps, run, item, path, source, bytes, 0, false),
     deps.signal,
   );
@@ -156,12 +160,12 @@ async function writeOutput(
     try {
       await tally.keptUpTo(plan.symbol, sink.stream);
       // this request asks for its slot before the read-aheads after it: the scheduler serves them in turn
-      const body = spools.bodyOf(item) ?? openBody(plan.url, openDeps(deps, run));
+      const body = spools.bodyOf(item) ?? openBody(urlOf(plan, run.config), openDeps(deps, run));
       body.catch(() => {}); // awaited by fetchInto; read-ahead may end the run first
       spools.readAhead(items, index);
       const transform = await fetchInto(item, body, sink, output, options, deps, run);
       await spools.done(item);
-      if (plan.kind === 'dateRange') checkListed(plan, transform);
+      if (plan.kind === 'dateRange') checkListed(plan, transform, run.config);
       result.rows = transform.rows;
       tally.wrote(plan.symbol, options.format === 'parquet' ? transform.rows : transform.bytesOut);
       result.status = transform.empty ? 'empty' : 'ok';
@@ -170,7 +174,7 @@ async function writeOutput(
           symbol: plan.symbol,
           ...(result.output === undefined ? {} : { file: result.output }),
         });
-      const next = nextRequest(item, transform, run.cuts);
+      const next = nextRequest(item, transform, run.cuts, run.config);
       if (next) items.splice(index + 1, 0, next);
     } catch (error) {
       result.durationMs = Date.now() - started;
@@ -181,7 +185,7 @@ async function writeOutput(
         return undefined;
       }
       await sink.abort(); // first: classifying may rethrow an unexpected error (a bug, exit 1)
-      const failure = toMdgetError(error, plan.url, deps.secrets);
+      const failure = toMdgetError(error, urlOf(plan, run.config), deps.secrets);
       result.status = 'failed';
       result.error = { code: failure.code, message: failure.message };
       return failure;

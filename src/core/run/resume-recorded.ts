@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import type { Config } from '../model/config.js';
 import { MdgetError } from '../model/errors.js';
 import type { NameOf } from '../plan/names.js';
 import { type Recipe, recipeDifference } from '../plan/recipe.js';
@@ -21,6 +22,7 @@ export async function resumeRecorded(
   wanted: Recipe,
   shape: ResumeShape,
   names: NameOf,
+  config: Config,
 ): Promise<void> {
   const over = `pass ${names('force')} to download it whole`;
   if (!memory)
@@ -49,7 +51,7 @@ export async function resumeRecorded(
     const from = Math.max(memory.ends[i - 1] ?? 0, points.header);
     const point = points.groups[i];
     const own = bySymbol.get(symbol) ?? [];
-    const resumed = point ? resumeItems(own, { key: point.key }) : own;
+    const resumed = point ? resumeItems(own, { key: point.key }, config) : own;
     // a symbol with nothing left to fetch keeps all its rows; one without rows is fetched whole
     const to = resumed.length === 0 ? (memory.ends[i] ?? from) : point ? point.start : from;
     copies.push({ symbol, ranges: i === 0 && points.header > 0 ? [[0, to]] : [[from, to]] });

@@ -1,10 +1,11 @@
+import { type Config, requireConfig } from '../model/config.js';
 import { interruptedError, MdgetError } from '../model/errors.js';
 import { carriesContract } from '../model/record-shapes.js';
 import { redactUrl } from '../model/redact.js';
 import type { Job, RunSettings } from '../plan/job.js';
 import { type NameOf, optionNames } from '../plan/names.js';
 import { outputKey } from '../plan/outputs.js';
-import { type PlannedRequest, windowOf } from '../plan/planned-request.js';
+import { type PlannedRequest, urlOf, windowOf } from '../plan/planned-request.js';
 import { recipeOf } from '../plan/recipe.js';
 import type { OutputMemory } from '../sink/file-memory.js';
 import { isFinal } from '../sink/provisional.js';
@@ -13,7 +14,7 @@ import { CutTracker } from './cut-tracker.js';
 import { runOutput } from './output-run.js';
 import { resumeRecorded } from './resume-recorded.js';
 import type { OutputGroup, OutputItem, RunState } from './run-state.js';
-import type { BatchResult, RequestResult, RunDeps } from './run-types.js';
+import type { BatchResult, JobDeps, RequestResult } from './run-types.js';
 import { RequestScheduler } from './scheduler.js';
 import { type ResumeShape, readResumePoint, resumeItems } from './update.js';
 
@@ -25,10 +26,13 @@ import { type ResumeShape, readResumePoint, resumeItems } from './update.js';
  * requests in flight to `concurrency` across them all. An output is committed only when all its requests
  * succeeded.
  */
-export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
+export async function runJob(job: Job, deps: JobDeps): Promise<BatchResult> {
   const { settings } = job;
+  const { config } = deps;
+  // the configuration the requests are built on and signed with, checked before anything is touched
+  requireConfig(config, job.needs);
   const names = deps.names ?? optionNames;
-  const groups = groupsOf(job.requests);
+  const groups = groupsOf(job.requests, config);
   const pending: OutputGroup[] = [];
   const resumedAway: RequestResult[] = [];
   const kinds = new Map<OutputGroup, TargetKind>();
@@ -57,12 +61,18 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
       const before = group.items;
       if (deps.memory && group.recipe) {
         const memory = await deps.memory.recall(path);
-        await resumeRecorded(group, path, memory, group.recipe, shapeOf(group, settings), names).catch(
-          (error: unknown) => {
-            throw error instanceof MdgetError ? error : readError(names('update'), path, error);
-          },
-        );
-      } else if (!(await resume(group, path, settings, names('update')))) continue;
+        await resumeRecorded(
+          group,
+          path,
+          memory,
+          group.recipe,
+          shapeOf(group, settings),
+          names,
+          config,
+        ).catch((error: unknown) => {
+          throw error instanceof MdgetError ? error : readError(names('update'), path, error);
+        });
+      } else if (!(await resume(group, path, settings, names('update'), config))) continue;
       resumedAway.push(...skippedResults(before, group.items));
       if (group.items.length === 0) {
         deps.onNote?.(`${path} is up to date (${names('update')})`);
@@ -94,6 +104,7 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
   deps.onPlan?.({ ...plan });
   const scheduler = new RequestScheduler({ ...deps, concurrency: settings.concurrency });
   const run: RunState = {
+    config,
     cuts,
     nextId: 0,
     stdoutClosed: false,
@@ -154,9 +165,14 @@ export async function runJob(job: Job, deps: RunDeps): Promise<BatchResult> {
  * The requests an --update would send (its --dry-run): each existing file checked against its memory and
  * resumed per symbol as runJob does; nothing is sent or written.
  */
-export async function updatedJob(job: Job, memory: OutputMemory, names: NameOf): Promise<Job> {
+export async function updatedJob(
+  job: Job,
+  memory: OutputMemory,
+  names: NameOf,
+  config: Config,
+): Promise<Job> {
   const requests: PlannedRequest[] = [];
-  for (const group of groupsOf(job.requests)) {
+  for (const group of groupsOf(job.requests, config)) {
     const path = group.output.kind === 'file' ? group.output.path : undefined;
     if (path !== undefined && group.items[0]?.plan.series && targetKind(path) === 'file') {
       const recipe = recipeOf(
@@ -165,7 +181,7 @@ export async function updatedJob(job: Job, memory: OutputMemory, names: NameOf):
         job.settings,
       );
       const shape = shapeOf(group, job.settings);
-      await resumeRecorded(group, path, await memory.recall(path), recipe, shape, names).catch(
+      await resumeRecorded(group, path, await memory.recall(path), recipe, shape, names, config).catch(
         (error: unknown) => {
           throw error instanceof MdgetError ? error : readError(names('update'), path, error);
         },
@@ -177,7 +193,7 @@ export async function updatedJob(job: Job, memory: OutputMemory, names: NameOf):
 }
 
 /** The outputs of a job in the order of their first request, each with its requests in order. */
-function groupsOf(requests: readonly PlannedRequest[]): OutputGroup[] {
+function groupsOf(requests: readonly PlannedRequest[], config: Config): OutputGroup[] {
   const groups = new Map<string, OutputGroup>();
   for (const plan of requests) {
     const key = outputKey(plan.output);
@@ -189,7 +205,7 @@ function groupsOf(requests: readonly PlannedRequest[]): OutputGroup[] {
     group.items.push({
       plan,
       result: {
-        url: redactUrl(plan.url),
+        url: redactUrl(urlOf(plan, config)),
         symbol: plan.symbol,
         ...windowOf(plan),
         zone: plan.zone,
@@ -213,13 +229,14 @@ async function resume(
   path: string,
   settings: RunSettings,
   update: string,
+  config: Config,
 ): Promise<boolean> {
   if (!group.items[0]?.plan.series) return false;
   const point = await readResumePoint(path, shapeOf(group, settings)).catch((error: unknown) => {
     throw readError(update, path, error);
   });
   if (!point) return true;
-  group.items = resumeItems(group.items, point);
+  group.items = resumeItems(group.items, point, config);
   if (point.keepBytes !== undefined) group.keepBytes = point.keepBytes;
   if (point.keepRows !== undefined) group.keepRows = point.keepRows;
   return true;

@@ -1,4 +1,5 @@
 import type { OpenDeps } from '../http/open-body.js';
+import type { Config } from '../model/config.js';
 import type { MdgetError } from '../model/errors.js';
 import type { OutputRef, PlannedRequest } from '../plan/planned-request.js';
 import type { Recipe } from '../plan/recipe.js';
@@ -42,6 +43,8 @@ export interface OutputItem {
 
 /** What the outputs of one run share: the cap memory, ids for progress, whether stdout went away. */
 export interface RunState {
+  /** Where requests go and what signs them (plan/planned-request.ts urlOf). */
+  config: Config;
   cuts: CutTracker;
   nextId: number;
   stdoutClosed: boolean;

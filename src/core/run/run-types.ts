@@ -1,3 +1,4 @@
+import type { Config } from '../model/config.js';
 import type { ErrorCode, MdgetError } from '../model/errors.js';
 import type { NameOf } from '../plan/names.js';
 import type { FileMemory, OutputMemory } from '../sink/file-memory.js';
@@ -55,6 +56,15 @@ export interface RunDeps extends Transport {
    * neither remembered nor checked: the caller keeps its own record (a dataset's ledger).
    */
   memory?: OutputMemory;
+}
+
+/** What a job's run needs besides RunDeps. */
+export interface JobDeps extends RunDeps {
+  /**
+   * The configuration each request's URL is built on and signed with when it is sent: the base URLs and
+   * the credentials (runJob checks what the job needs first). Plans never need it.
+   */
+  config: Config;
 }
 
 /** The request or file a note is about. */

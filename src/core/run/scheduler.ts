@@ -61,6 +61,12 @@ interface Waiter {
 export class RequestScheduler implements Opener {
   readonly counts: RequestCounts = { sent: 0, retries: 0, peakInFlight: 0 };
   private inFlight = 0;
+  /**
+   * Failed tries of each URL in this run, a body broken after its headers and the restarts of its output
+   * included: retries have this one owner. A request sent again after an answer (a stalled continuation)
+   * has not failed, so it spends none.
+   */
+  private readonly failures = new Map<string, number>();
   private readonly queues: Record<'next' | 'ahead', Waiter[]> = { next: [], ahead: [] };
 
   constructor(private readonly options: SchedulerOptions) {
@@ -92,6 +98,21 @@ export class RequestScheduler implements Opener {
     }
   }
 
+  /**
+   * A try of `url` failed where the scheduler could not see it (its body broke after the headers): counted
+   * with its others. True when the run may try it again: retries + 1 tries in all, whatever starts over;
+   * never for a request whose tries ran out here.
+   */
+  failedTry(url: URL): boolean {
+    return this.failed(url) <= this.options.retry.retries;
+  }
+
+  private failed(url: URL): number {
+    const failures = (this.failures.get(url.href) ?? 0) + 1;
+    this.failures.set(url.href, failures);
+    return failures;
+  }
+
   /** An output started over after its body broke (a file can be rewritten whole): a retry of the run too. */
   retried(info: RetryInfo): void {
     this.counts.retries++;
@@ -105,20 +126,22 @@ export class RequestScheduler implements Opener {
   ): Promise<OpenResponse> {
     const { dispatcher, retry, limiter } = this.options;
     const secrets = this.options.secrets ?? [];
-    for (let attempt = 1; ; attempt++) {
+    for (let sent = 1; ; sent++) {
       try {
         await limiter?.acquire(signal);
       } catch (error) {
         throw networkError(error, url, secrets);
       }
       this.counts.sent++;
-      if (attempt > 1) this.counts.retries++;
+      if (sent > 1) this.counts.retries++;
       const outcome = await attemptGet(url, dispatcher, { headers, secrets, ...(signal ? { signal } : {}) });
       if (outcome.ok) {
         limiter?.recover();
         return outcome.response;
       }
       if (outcome.slowDown) limiter?.slowDown(retryAfterMs(outcome.retryAfter, Date.now()));
+      // counted for the run: an output started over after a broken body spends from the same tries
+      const attempt = this.failed(url);
       if (attempt > retry.retries) throw outcome.failure(attempt);
       const delayMs = retryDelayMs(
         attempt,

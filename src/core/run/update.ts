@@ -3,11 +3,12 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import type { Config } from '../model/config.js';
 import { outputColumns, type RecordKind } from '../model/record-shapes.js';
 import { redactUrl } from '../model/redact.js';
 import { fieldKey, lastLineBefore } from '../pipeline/line-regions.js';
 import type { OutputFormat } from '../pipeline/output-state.js';
-import type { PlannedRequest } from '../plan/planned-request.js';
+import { type PlannedRequest, urlOf } from '../plan/planned-request.js';
 import { formatKey, keyLength, keyTime, type Resolution, timeFieldIndex } from '../plan/series.js';
 import { wallTimeOf } from '../time/time-zones.js';
 import type { RequestResult } from './run-types.js';
@@ -154,11 +155,13 @@ const validKey = (key: string | undefined) =>
 
 /**
  * The requests of one output from a resume point on: windows that end before it are dropped, the one it
- * falls in starts at it (its URL rebuilt). Ascending order only; the CLI refuses --update with desc.
+ * falls in starts at it (the URL its report names on `config` rebuilt). Ascending order only; the CLI
+ * refuses --update with desc.
  */
 export function resumeItems<T extends { plan: PlannedRequest; result: RequestResult }>(
   items: readonly T[],
   resume: ResumePoint,
+  config: Config,
 ): T[] {
   const kept: T[] = [];
   for (const item of items) {
@@ -168,12 +171,8 @@ export function resumeItems<T extends { plan: PlannedRequest; result: RequestRes
     if (series.window.end && series.window.end.getTime() <= at.getTime()) continue;
     if (kept.length === 0 && (!series.window.start || series.window.start.getTime() < at.getTime())) {
       const window = { start: at, ...(series.window.end ? { end: series.window.end } : {}) };
-      const url = series.rebuild(window);
-      kept.push({
-        ...item,
-        plan: { ...item.plan, url, series: { ...series, window } },
-        result: { ...item.result, url: redactUrl(url) },
-      });
+      const plan = { ...item.plan, series: { ...series, window } };
+      kept.push({ ...item, plan, result: { ...item.result, url: redactUrl(urlOf(plan, config)) } });
       continue;
     }
     kept.push(item);
