@@ -34,7 +34,7 @@ const emulatorStaysOut = {
   },
 };
 
-/** Modules a command imports (import()) when it runs, never at start: run.cjs exports them all. */
+/** Modules a command imports (import()) when it runs, never at start: run.cjs loads each on demand. */
 const RUN_MODULES = [
   'core/run/run-job.js',
   'cli/run-deps.js',
@@ -52,17 +52,28 @@ const SHARED = {
 const dist = new URL('dist/', root).pathname;
 const inDist = (path) => (file) => file === `${dist}${path}`;
 
-/** In main.cjs, an import() of a run module becomes a require of run.cjs; a static import fails the build. */
+/**
+ * In main.cjs, an import() of a run module becomes run.cjs's `load` of it (the module's exports, its code run
+ * then: a download never runs the reference or dataset commands' modules); a static import fails the build.
+ */
 const runModulesInRunFile = {
   name: 'run-modules-in-run-file',
   setup(build) {
     build.onResolve({ filter: /\.js$/ }, (args) => {
+      if (args.namespace === 'run-module') return undefined;
       const file = new URL(args.path, `file://${args.resolveDir}/`).pathname;
-      if (!RUN_MODULES.some((path) => inDist(path)(file))) return undefined;
+      const path = RUN_MODULES.find((module) => inDist(module)(file));
+      if (path === undefined) return undefined;
       if (args.kind !== 'dynamic-import')
         return { errors: [{ text: `${args.path} must be loaded with import(): it belongs in run.cjs` }] };
-      return { path: './run.cjs', external: true };
+      return { path, namespace: 'run-module' };
     });
+    build.onResolve({ filter: /^\.\/run\.cjs$/ }, () => ({ path: './run.cjs', external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'run-module' }, (args) => ({
+      contents: `module.exports = require('./run.cjs').load(${JSON.stringify(args.path)});`,
+      loader: 'js',
+      resolveDir: dist,
+    }));
   },
 };
 
@@ -118,10 +129,18 @@ await build({
 await build({
   ...common,
   stdin: {
-    contents: RUN_MODULES.map((path) => `export * from './${path}';`).join('\n'),
+    // CommonJS: each module's code runs when main.cjs first asks for it, not when run.cjs loads
+    contents: [
+      'const modules = {',
+      ...RUN_MODULES.map((path) => `  ${JSON.stringify(path)}: () => require('./${path}'),`),
+      '};',
+      'exports.load = (path) => modules[path]();',
+    ].join('\n'),
     resolveDir: dist,
     loader: 'js',
   },
+  // undici goes in: one file to compile instead of its hundred-odd modules, each found, read and wrapped
+  external: external.filter((name) => name !== 'undici' && name !== 'undici/*'),
   outfile: `${outdir}/run.cjs`,
   plugins: [lazyChildProcessForCommander, emulatorStaysOut, sharedFromMain],
 });
