@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const QUICK = process.env.BENCH_QUICK === '1';
 const benches = [
   ['run.js', process.argv.slice(2)],
+  ['floor.js', []],
   ['memory.js', []],
   ['sync.js', []],
   ...(QUICK

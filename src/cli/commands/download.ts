@@ -15,7 +15,6 @@ import { describeTransport } from '../../core/plan/transport-settings.js';
 import { windowTimes } from '../../core/plan/window-times.js';
 import { runTotals } from '../../core/run/run-totals.js';
 import type { BatchResult, RunDeps } from '../../core/run/run-types.js';
-import { sidecarMemory } from '../../core/sink/file-memory.js';
 import { refuseBinaryOnTerminal } from '../binary-output.js';
 import { configFrom, type RunContext } from '../context.js';
 import { flagNames } from '../flag-names.js';
@@ -76,17 +75,16 @@ async function download<N extends DownloadName>(
   if (!flags.quiet) for (const warning of job.warnings) ctx.log.warn(`mdget: warning: ${warning}`);
   if (flags.dryRun) {
     // an update's dry run shows each symbol's real resume window: the file's memory is read, not written
-    const shown = job.settings.update
-      ? await (await import('../../core/run/run-job.js')).updatedJob(job, sidecarMemory, flagNames, config)
-      : job;
+    const shown = job.settings.update ? await updatedJobOf(job, config) : job;
     await printJob(shown, config, Boolean(flags.quiet), ctx);
     return;
   }
-  // Loaded here, not at the top: undici, the writers and Node's stream modules, which --help, --dry-run and
-  // usage errors do not need.
-  const [{ runJob }, { withRunDeps }] = await Promise.all([
+  // Loaded here, not at the top: undici, the writers, Node's stream and crypto modules, which --help,
+  // --dry-run and usage errors do not need.
+  const [{ runJob }, { withRunDeps }, { sidecarMemory }] = await Promise.all([
     import('../../core/run/run-job.js'),
     import('../run-deps.js'),
+    import('../../core/sink/file-memory.js'),
   ]);
   const result = await withRunDeps(
     flags,
@@ -109,6 +107,15 @@ async function download<N extends DownloadName>(
     await report.writeReport(flags.report, name, run, ctx);
   }
   if (result.failure && !result.stdoutClosed) throw result.failure;
+}
+
+/** The requests an --update's dry run would send: each file's memory read, nothing written. */
+async function updatedJobOf(job: Job, config: Config): Promise<Job> {
+  const [{ updatedJob }, { sidecarMemory }] = await Promise.all([
+    import('../../core/run/run-job.js'),
+    import('../../core/sink/file-memory.js'),
+  ]);
+  return updatedJob(job, sidecarMemory, flagNames, config);
 }
 
 /**

@@ -21,7 +21,7 @@ import { type ResumeShape, readResumePoint, resumeItems } from './update.js';
 /**
  * Runs a job (plan/resolve.ts). Every output is looked at before anything is created or sent: one in the
  * way is refused, one that exists is resumed (--update), skipped (--skip-existing) or replaced (--force);
- * then the directories of new outputs are made. Outputs run `concurrency` at a time, each writing its
+ * then the directories of new outputs are made. Outputs run twice `concurrency` at a time, each writing its
  * requests in order, completed by further requests where a response was cut; the scheduler holds the
  * requests in flight to `concurrency` across them all. An output is committed only when all its requests
  * succeeded.
@@ -127,7 +127,9 @@ export async function runJob(job: Job, deps: JobDeps): Promise<BatchResult> {
       if (failure) failures.push(failure);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(settings.concurrency, pending.length) }, worker));
+  await Promise.all(
+    Array.from({ length: Math.min(outputsAtOnce(settings.concurrency), pending.length) }, worker),
+  );
   for (const failure of await Promise.all(run.commits)) if (failure) failures.push(failure);
 
   const results = [...resumedAway, ...groups.flatMap((g) => g.items.map((i) => i.result))];
@@ -160,6 +162,13 @@ export async function runJob(job: Job, deps: JobDeps): Promise<BatchResult> {
   if (result.failure) await made.removeEmpty();
   return result;
 }
+
+/**
+ * Outputs open at once for `concurrency` request slots: twice as many, so that while one output finishes
+ * (its last bytes, its commit started, the next sink opened) another's request already waits for the slot
+ * it frees, and the network never idles between outputs. The scheduler still bounds the requests.
+ */
+const outputsAtOnce = (concurrency: number): number => 2 * concurrency;
 
 /**
  * The requests an --update would send (its --dry-run): each existing file checked against its memory and

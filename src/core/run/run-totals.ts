@@ -4,8 +4,12 @@ import type { BatchResult } from './run-types.js';
 export interface RunTotals {
   /** HTTP requests sent, retries and continuations included. */
   requests: number;
-  /** Requests added to complete windows. */
+  /** Requests of the plan to send (skipped files left out): with no cap reached and no retry, = requests. */
+  planned: number;
+  /** Requests added to complete windows, probes included. */
   continuations: number;
+  /** Continuations sent only to learn whether a response was cut (docs/completeness.md#probes). */
+  probes: number;
   retries: number;
   /** Rows written by requests that ended well. */
   rows: number;
@@ -19,12 +23,15 @@ export interface RunTotals {
 
 /** The totals of a download's or a sync's results. */
 export function runTotals(result: Pick<BatchResult, 'results' | 'counts'>): RunTotals {
+  const continuations = result.results.filter((r) => r.continuation);
   const written = result.results.filter((r) => r.status === 'ok' || r.status === 'empty');
   const files = new Set(written.flatMap((r) => (r.output === undefined ? [] : [r.output])));
   const failed = new Set(result.results.flatMap((r) => (r.status === 'failed' ? [r.output ?? '-'] : [])));
   return {
     requests: result.counts.sent,
-    continuations: result.results.filter((r) => r.continuation).length,
+    planned: result.results.filter((r) => !r.continuation && r.status !== 'skipped').length,
+    continuations: continuations.length,
+    probes: continuations.filter((r) => r.continuation?.reason === 'probe').length,
     retries: result.counts.retries,
     rows: written.reduce((sum, r) => sum + r.rows, 0),
     bytes: result.results.reduce((sum, r) => sum + r.bytes, 0),
