@@ -39,7 +39,7 @@ export function argumentTerm(arg: ArgumentSpec): string {
 }
 
 /** A command as listed in `mdget --help`: name, [options], arguments. */
-export function commandTerm(spec: CommandSpec): string {
+function commandTerm(spec: CommandSpec): string {
   return [spec.name, '[options]', ...spec.args.map(argumentTerm)].join(' ');
 }
 
@@ -125,7 +125,7 @@ export function formatItem(term: string, text: string, termWidth: number, width 
 }
 
 /** A command line of an example, broken at spaces with ` \` where it is wider than `width`. */
-export function wrapCommand(command: string, width: number): string {
+function wrapCommand(command: string, width: number): string {
   const lines: string[] = [];
   let line = '  ';
   for (const word of command.split(' ')) {
@@ -139,7 +139,7 @@ export function wrapCommand(command: string, width: number): string {
 }
 
 /** Text wrapped at whitespace to `width` columns; lines after the first indented by `hang`. */
-export function wrap(text: string, width: number, hang = ''): string {
+function wrap(text: string, width: number, hang = ''): string {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {

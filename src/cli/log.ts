@@ -52,7 +52,7 @@ export interface LogTarget {
 }
 
 /** A JSON log line: time, level, msg, then the fields present, each string redacted. */
-export function jsonLine(
+function jsonLine(
   time: Date,
   level: LogLevel,
   line: string,

@@ -83,7 +83,7 @@ export type OnAction = (
 ) => Promise<void>;
 
 /** Runs command `name` with `ctx` (its module is imported now, not at start-up). */
-export const runAction =
+const runAction =
   (ctx: RunContext): OnAction =>
   async (name, args, flags) =>
     (await ACTIONS[name]())(args, flags, ctx);
@@ -99,7 +99,7 @@ const helpWidth = (context: { command: Command; error: boolean }): number => {
 };
 
 /** Where commander writes, with its `error:` prefix turned into ours, and help as wide as the terminal. */
-export function outputFor(ctx: RunContext) {
+function outputFor(ctx: RunContext) {
   return {
     writeOut: (text: string) => ctx.io.stdout.write(text),
     writeErr: (text: string) => ctx.io.stderr.write(text),
@@ -142,7 +142,7 @@ export function buildProgram(
 }
 
 /** One command of the table as commander's: arguments, options in help groups, help footer, lazy action. */
-export function buildCommand(spec: CommandSpec, onAction: OnAction): Command {
+function buildCommand(spec: CommandSpec, onAction: OnAction): Command {
   const command = new Command(spec.name)
     .summary(spec.summary)
     .description(describe(spec))
@@ -177,7 +177,7 @@ const describe = (spec: CommandSpec) =>
 const GROUP_ORDER = Object.keys(OPTION_GROUPS);
 
 /** The command's options: its parameters and rows in group order, then the accepted ones, hidden. */
-export function optionsOf(spec: CommandSpec): Option[] {
+function optionsOf(spec: CommandSpec): Option[] {
   const shown = [
     ...(spec.params ?? []).map(paramOption),
     ...spec.options.flatMap((name) => rowOptions(name, false)),
@@ -191,7 +191,7 @@ export function optionsOf(spec: CommandSpec): Option[] {
 }
 
 /** The commander options of one row: `--x` (and `--no-x` for a negatable one), value parsed by its kind. */
-export function rowOptions(name: OptionName, hidden: boolean): Option[] {
+function rowOptions(name: OptionName, hidden: boolean): Option[] {
   const row: OptionSpec = OPTIONS[name];
   const long = row.flag ?? name;
   const flags = `${row.short ? `-${row.short}, ` : ''}--${long}${row.value ? ` <${row.value}>` : ''}`;
@@ -215,7 +215,7 @@ function describeRow(row: OptionSpec, long: string): string {
 }
 
 /** A query parameter row as a commander option: choices, whole-number ranges and patterns checked. */
-export function paramOption(spec: ParamSpec): Option {
+function paramOption(spec: ParamSpec): Option {
   const value = spec.choices
     ? spec.choices.join('|')
     : (spec.metavar ?? (spec.kind === 'int' ? 'n' : spec.kind === 'date' ? 'date' : 'value'));

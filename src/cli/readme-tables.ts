@@ -31,7 +31,7 @@ function queryCell(spec: ParamSpec): string {
 }
 
 /** An option's flags as written in a table: `-o, --output <path>`, `--progress` / `--no-progress`. */
-export function optionTerm(name: OptionName): string {
+function optionTerm(name: OptionName): string {
   const row: OptionSpec = OPTIONS[name];
   const long = row.flag ?? name;
   const term = `\`${row.short ? `-${row.short}, ` : ''}--${long}${row.value ? ` <${row.value}>` : ''}\``;
@@ -51,7 +51,7 @@ const usageOf = (spec: CommandSpec) =>
     .replace('[root...]', '<root...>');
 
 /** Every command in one table: its usage and one line on what it does. */
-export function renderCommandList(): string {
+function renderCommandList(): string {
   const out = ['| Command | What it does |', '|---|---|'];
   for (const spec of COMMANDS as readonly CommandSpec[])
     out.push(`| ${cell(`\`${usageOf(spec)}\``)} | ${cell(spec.summary)} |`);
@@ -60,7 +60,7 @@ export function renderCommandList(): string {
 }
 
 /** Each download command: usage, what it does, its endpoint, examples and its query flags (pure). */
-export function renderCommandTables(): string {
+function renderCommandTables(): string {
   const out: string[] = [];
   for (const spec of COMMANDS.filter((c) => c.section === 'download') as readonly CommandSpec[]) {
     out.push(`### \`${usageOf(spec)}\``, '', `${spec.about} Endpoint: ${spec.endpoint}.`, '');
@@ -76,7 +76,7 @@ export function renderCommandTables(): string {
 }
 
 /** The options the download commands share, by help group (configuration has its own section). */
-export function renderDownloadOptions(): string {
+function renderDownloadOptions(): string {
   const ticks = COMMANDS.find((c) => c.name === 'ticks') as CommandSpec;
   const out = ['| Option | Meaning |', '|---|---|'];
   for (const [group, heading] of Object.entries(OPTION_GROUPS)) {
@@ -91,7 +91,7 @@ export function renderDownloadOptions(): string {
 }
 
 /** The options of one command, with the configuration flags it reads named in one row. */
-export function renderOptionsOf(name: string): string {
+function renderOptionsOf(name: string): string {
   const spec = COMMANDS.find((c) => c.name === name) as CommandSpec;
   const out = ['| Option | Meaning |', '|---|---|'];
   // a hidden option (the refused --password) is in no table, as in no help
@@ -106,7 +106,7 @@ export function renderOptionsOf(name: string): string {
 }
 
 /** Every configuration variable with its flag. */
-export function renderConfigTable(): string {
+function renderConfigTable(): string {
   const config = COMMANDS.find((c) => c.name === 'config') as CommandSpec;
   const out = ['| Variable | Flag | Meaning |', '|---|---|---|'];
   for (const name of config.options) {
@@ -120,7 +120,7 @@ export function renderConfigTable(): string {
 }
 
 /** Every exit status and its meaning. */
-export function renderExitCodes(): string {
+function renderExitCodes(): string {
   return [
     '| Code | Meaning |',
     '|---|---|',
@@ -130,7 +130,7 @@ export function renderExitCodes(): string {
 }
 
 /** The generated sections, by marker name. */
-export const SECTIONS = {
+const SECTIONS = {
   'command-list': renderCommandList,
   commands: renderCommandTables,
   'download-options': renderDownloadOptions,

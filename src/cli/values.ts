@@ -44,7 +44,7 @@ export function parseWholeNumber(text: string, flag: string, min = 0, max = Numb
 }
 
 /** Requests per second from `5`, `5/s`, `0.5/s`, `120/m` or `3600/h`. */
-export function parseRate(text: string, flag: string): number {
+function parseRate(text: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)(?:\/(s|m|h))?$/.exec(text.trim());
   const rate = m ? Number(m[1]) / (m[2] === 'm' ? 60 : m[2] === 'h' ? 3600 : 1) : Number.NaN;
   if (!(rate > 0)) {
@@ -56,7 +56,7 @@ export function parseRate(text: string, flag: string): number {
 }
 
 /** `i/n` with 1 ≤ i ≤ n. */
-export function parseShard(text: string, flag: string): { index: number; count: number } {
+function parseShard(text: string, flag: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);

@@ -49,7 +49,7 @@ type Period = (typeof PERIODS)[number];
 const VOLUMES = ['contract', 'total', 'sum', 'sumcontract', 'sumtotal'] as const;
 
 /** Minute numbers of a trading day's first and last traded minute (regular session for equities). */
-export function sessionBounds(market: Market, day: number): [number, number] {
+function sessionBounds(market: Market, day: number): [number, number] {
   const segments = sessionSegments(market, day, 'minutes');
   const first = segments[0];
   const last = segments[segments.length - 1];

@@ -29,7 +29,7 @@ function splitText(from: number, to: number, notation: EmulatorOptions['splitNot
 }
 
 /** Every event of a market up to `lastDay`, date ascending. */
-export function marketEvents(
+function marketEvents(
   market: Market,
   lastDay: number,
   notation: EmulatorOptions['splitNotation'],

@@ -36,7 +36,7 @@ const common = (feedcode: string, delay: string, codes: string, extra: Record<st
 });
 
 /** The exchanges of the emulator's list, in document order. */
-export const EXCHANGES: readonly ExchangeEntry[] = [
+const EXCHANGES: readonly ExchangeEntry[] = [
   exchange('CME', 'CME Globex', {
     ...common('M', '10', 'CME,XCME', US_FUTURES),
     eod_release_time: '17:30:00',

@@ -15,7 +15,7 @@ type Json = string | number | boolean | Json[] | { [key: string]: Json | undefin
 export type Entry = { [key: string]: Json | undefined };
 
 /** Removes fields at their default (0, "", false, [], undefined), as the protobuf JSON mapping does. */
-export function omitDefaults(value: Json): Json | undefined {
+function omitDefaults(value: Json): Json | undefined {
   if (Array.isArray(value)) {
     const items = value.map(omitDefaults).filter((item): item is Json => item !== undefined);
     return items.length ? items : undefined;
@@ -456,7 +456,7 @@ const BIG_KINDS = ['FUTURE', 'OPTION', 'SPREAD', 'EQUITY'] as const;
 const MONTHS = 'FGHJKMNQUVXZ';
 
 /** The i-th synthetic entry of an exchange (the BIG file and long captures). */
-export function syntheticEntry(exchange: string, index: number, prefix: string): Entry {
+function syntheticEntry(exchange: string, index: number, prefix: string): Entry {
   const kind = BIG_KINDS[index % BIG_KINDS.length] ?? 'FUTURE';
   const marketId = String(6917529027641081856n + BigInt(index));
   const root = `Z${String.fromCharCode(65 + (Math.floor(index / 4) % 26))}${Math.floor(index / 104) % 100}`;

@@ -44,7 +44,7 @@ export interface Bar {
 }
 
 /** The one-minute bar of a slot, or undefined for a minute without trades (no line). */
-export function minuteBar(
+function minuteBar(
   market: Market,
   key: string,
   slot: Slot,

@@ -113,14 +113,6 @@ export function* selectRecords(series: Series, selection: Selection): Generator<
   for (let i = newestFirst.length - 1; i >= 0; i--) yield (newestFirst[i] ?? []).reverse();
 }
 
-/** Keeps blocks of lines for which `keep` holds. */
-export function* filterBlocks(blocks: Iterable<Block>, keep: (line: string) => boolean): Generator<Block> {
-  for (const block of blocks) {
-    const kept = block.filter(keep);
-    if (kept.length) yield kept;
-  }
-}
-
 const CHUNK_CHARS = 128 * 1024;
 
 /**

@@ -32,7 +32,7 @@ export interface SendMode {
 export type BodyCache = Map<string, { chunks: Buffer[]; length: number }>;
 
 /** Resolves on 'drain', or on 'close' when the client went away. */
-export function drained(sink: Writable): Promise<void> {
+function drained(sink: Writable): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       sink.off('drain', done);
@@ -45,7 +45,7 @@ export function drained(sink: Writable): Promise<void> {
 }
 
 /** Writes every chunk, waiting for 'drain' whenever the sink is full; stops when it is destroyed. */
-export async function pump(chunks: Iterable<string | Buffer>, sink: Writable): Promise<void> {
+async function pump(chunks: Iterable<string | Buffer>, sink: Writable): Promise<void> {
   for (const chunk of chunks) {
     if (sink.destroyed) return;
     if (!sink.write(chunk)) await drained(sink);

@@ -44,7 +44,7 @@ function observed(day: number): number {
 const holidayCache = new Map<number, Set<number>>();
 
 /** NYSE full-day holidays of a year. */
-export function equityHolidays(year: number): Set<number> {
+function equityHolidays(year: number): Set<number> {
   const cached = holidayCache.get(year);
   if (cached) return cached;
   const newYear = dayOf(year, 1, 1);
@@ -146,19 +146,19 @@ export function sessionSegments(market: Market, day: number, hours: Hours): Segm
 }
 
 /** Sum of minutes × weight of a session: spreads a day's tick count over its minutes. */
-export function sessionWeight(segments: readonly Segment[]): number {
+function sessionWeight(segments: readonly Segment[]): number {
   let total = 0;
   for (const { from, to, weight } of segments) total += (to - from) * weight;
   return total;
 }
 
 /** Trading days in [firstDay, lastDay], in ascending order. */
-export function* tradingDays(market: Market, firstDay: number, lastDay: number): Generator<number> {
+function* tradingDays(market: Market, firstDay: number, lastDay: number): Generator<number> {
   for (let day = firstDay; day <= lastDay; day++) if (isTradingDay(market, day)) yield day;
 }
 
 /** Trading days in [firstDay, lastDay], newest first. */
-export function* tradingDaysBackward(market: Market, firstDay: number, lastDay: number): Generator<number> {
+function* tradingDaysBackward(market: Market, firstDay: number, lastDay: number): Generator<number> {
   for (let day = lastDay; day >= firstDay; day--) if (isTradingDay(market, day)) yield day;
 }
 

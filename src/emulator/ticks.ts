@@ -45,7 +45,7 @@ const DEFAULT_FILTERS: Record<Market['listing'], string> = {
  * The `sessionfilter` predicate (docs/service.md#ticks): `EFK` only these, `!EFK` all but, `+T` defaults
  * plus, `-EF` defaults minus; defaults per listing, others all but the settlement `*`.
  */
-export function sessionFilter(value: string | undefined, market: Market): (code: string) => boolean {
+function sessionFilter(value: string | undefined, market: Market): (code: string) => boolean {
   const parse = (text: string): ((code: string) => boolean) => {
     if (text.startsWith('!')) return (code) => !text.slice(1).includes(code) || code === '';
     return (code) => code !== '' && text.includes(code);

@@ -35,7 +35,7 @@ export interface MapperInput {
 export type CommonFlags = Omit<FlagsOf<'ticks'>, keyof ParamFlags<typeof ticksParams>>;
 
 /** The output and run options from the shared flags; `-` (stdout) is the library's absent output. */
-export function downloadOptionsFrom(
+function downloadOptionsFrom(
   flags: CommonFlags,
   input: MapperInput,
 ): SymbolsQuery & OutputOptions & RunOptions {
@@ -67,7 +67,7 @@ export function downloadOptionsFrom(
 }
 
 /** --param key=value pairs as given; what they may set is core's rule. */
-export function extraParamsFrom(pairs: readonly string[] | undefined): ExtraParams {
+function extraParamsFrom(pairs: readonly string[] | undefined): ExtraParams {
   return (pairs ?? []).map((pair) => {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw usageError(`--param '${pair}': expected key=value`);
@@ -76,7 +76,7 @@ export function extraParamsFrom(pairs: readonly string[] | undefined): ExtraPara
 }
 
 /** The service parameters of a table from its flags, as given (dates as text: core reads them per symbol). */
-export function paramsFrom(specs: readonly ParamSpec[], flags: object): Record<string, unknown> {
+function paramsFrom(specs: readonly ParamSpec[], flags: object): Record<string, unknown> {
   const values = flags as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const spec of specs) {

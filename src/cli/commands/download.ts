@@ -227,10 +227,10 @@ async function checkTempDir(path: string): Promise<void> {
 /**
  * The most symbols of a comma list a note names; the rest are counted (an events list can fill 2,000 bytes).
  */
-export const NOTE_SYMBOLS = 3;
+const NOTE_SYMBOLS = 3;
 
 /** A note with every comma list of more than five symbols shortened to its first three and a count. */
-export function shortenLists(message: string): string {
+function shortenLists(message: string): string {
   return message.replace(/[^\s,]+(?:,[^\s,]+){5,}/g, (list) => {
     const items = list.split(',');
     return `${items.slice(0, NOTE_SYMBOLS).join(',')},… (${items.length} symbols)`;

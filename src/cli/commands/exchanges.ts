@@ -9,7 +9,7 @@ import { transportFromFlags, withRunDeps } from '../run-deps.js';
 import { withReport } from './reference-report.js';
 
 /** The options of `mdget exchanges` from its flags: table on a terminal, csv when piped, unless told. */
-export function exchangesOptionsFrom(flags: FlagsOf<'exchanges'>, io: Io): ExchangesOptions {
+function exchangesOptionsFrom(flags: FlagsOf<'exchanges'>, io: Io): ExchangesOptions {
   const output = flags.output === '-' ? undefined : flags.output;
   const format = flags.format ?? (output === undefined && io.stdoutIsTTY ? 'table' : 'csv');
   return {

@@ -14,7 +14,7 @@ import { withReport } from './reference-report.js';
 export type InstrumentsSource = { exchange: string } | { capture: string };
 
 /** The source and table options of `mdget instruments` from its argument and flags; MDGET_USAGE if unclear. */
-export function instrumentsOptionsFrom(
+function instrumentsOptionsFrom(
   exchange: string | undefined,
   flags: FlagsOf<'instruments'>,
 ): { source: InstrumentsSource; tables: TablesOptions } {

@@ -21,7 +21,7 @@ export interface ReferenceEntry {
  * bytes from the progress events, its duration; the last one carries the outcome. Listeners already
  * set are still told.
  */
-export class ReferenceRecorder {
+class ReferenceRecorder {
   readonly entries: ReferenceEntry[] = [];
   private started = Date.now();
 

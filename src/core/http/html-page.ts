@@ -16,7 +16,7 @@ type Headers = Record<string, string | string[] | undefined>;
 const HTML_DOCUMENT = /^(<\?xml[^>]*>\s*)?<(!doctype\s+html|html)[\s>]/i;
 
 /** Bytes of a body's start enough to tell an HTML document from XML: a prolog, then a doctype. */
-export const HTML_HEAD_BYTES = 512;
+const HTML_HEAD_BYTES = 512;
 
 // A maintenance page comes with 200 (docs/service.md#http-status): the status says nothing, the page must be
 // seen.

@@ -88,7 +88,7 @@ export const minutesParams = [
   { flag: 'form-t', query: '', kind: 'flag', help: 'extended-hours Form-T bars (queryformtminutes)' },
 ] as const satisfies readonly ParamSpec[];
 
-export const EOD_PERIODS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
+const EOD_PERIODS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 
 export const eodParams = [
   start,

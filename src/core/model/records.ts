@@ -34,7 +34,7 @@ export const COLUMNS = {
 } as const;
 
 /** Columns that hold codes, names or times, written as strings in JSON even when they look numeric. */
-export const TEXT_COLUMNS = [
+const TEXT_COLUMNS = [
   'symbol',
   'contract',
   'session_code',

@@ -56,7 +56,7 @@ export function checkLastLine(line: string, ctx: CheckContext): void {
 }
 
 /** Longest line accepted; records are well under 1 KiB. */
-export const MAX_LINE = 1024 * 1024;
+const MAX_LINE = 1024 * 1024;
 
 /** A line longer than any record (no line end for MAX_LINE bytes) is not this endpoint's data. */
 export function checkLineLength(pending: number, ctx: CheckContext): void {
@@ -103,7 +103,7 @@ const ERROR_BYTES = [0x65, 0x72, 0x72, 0x6f, 0x72]; // "error"
  * The first line of `bytes` holding `error` in any case, or undefined. A native scan for the bytes r/R,
  * which records hardly ever hold, keeps this cheap; only a hit costs a look at its line.
  */
-export function findErrorLine(bytes: Buffer): string | undefined {
+function findErrorLine(bytes: Buffer): string | undefined {
   for (const r of [0x72, 0x52]) {
     for (let p = bytes.indexOf(r); p >= 0; p = bytes.indexOf(r, p + 1)) {
       // an r is the 2nd, 3rd or 5th letter of "error"

@@ -57,7 +57,7 @@ export interface QueryDates {
 type Undated<P> = Omit<P, 'start' | 'end' | 'date'>;
 
 /** Query budget per request (docs/service.md#requests). */
-export const MAX_QUERY_BYTES = 2000;
+const MAX_QUERY_BYTES = 2000;
 
 /**
  * Room kept in that budget for what is added when the request is sent: the credentials and the base URL's

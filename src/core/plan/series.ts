@@ -51,7 +51,7 @@ export function keyTime(key: string, resolution: Resolution): WallTime {
 }
 
 /** The first wall-clock time after the whole of a key (a desc continuation's exclusive end). */
-export function afterKey(key: string, resolution: Resolution): WallTime {
+function afterKey(key: string, resolution: Resolution): WallTime {
   const time = keyTime(key, resolution);
   return resolution === 'day' ? addDays(time, 1) : new Date(time.getTime() + UNIT_MS[resolution]);
 }

@@ -43,7 +43,7 @@ export const placeholdersOf = (template: string): (keyof TemplateVars)[] => [
 ];
 
 /** A value made safe as a file-name part: path separators, control and shell-hostile characters become `_`. */
-export function sanitizeFilePart(value: string): string {
+function sanitizeFilePart(value: string): string {
   const cleaned = value.replace(/[/\\:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
   return cleaned === '' ? '_' : cleaned;
 }

@@ -25,7 +25,7 @@ export type EventsParams = ParamsOf<typeof eventsParams>;
 export type FuturesOptionsParams = ParamsOf<typeof futuresOptionsParams>;
 
 /** The ten historical pages (docs/service.md#endpoints). */
-export const PAGES = {
+const PAGES = {
   ticks: 'queryticks.ashx',
   minutes: 'queryminutes.ashx',
   nearbyMinutes: 'querynearbyminutes.ashx',
@@ -57,7 +57,7 @@ export type QueryValue = string | readonly string[] | undefined;
  * base + '/' (only if the base lacks one) + page + '?' + query (docs/service.md#hosts). Unset values are
  * omitted.
  */
-export function buildUrl(base: string, page: string, query: readonly (readonly [string, QueryValue])[]): URL {
+function buildUrl(base: string, page: string, query: readonly (readonly [string, QueryValue])[]): URL {
   const pairs = query
     .filter(([, value]) => value !== undefined && value !== '' && value.length > 0)
     .map(([name, value]) => {
@@ -101,7 +101,7 @@ export interface ServiceRequest {
 type Dated<P> = Omit<P, 'start' | 'end' | 'date'> & { start?: DateValue; end?: DateValue; date?: WallTime };
 
 /** Query pairs from a parameter table and typed values: dates in service form, flags as their sent value. */
-export function queryFromSpecs(
+function queryFromSpecs(
   specs: readonly ParamSpec[],
   values: object,
 ): [string, string | DateSlot | undefined][] {
@@ -153,7 +153,7 @@ export const nearbyMinutesRequest = minutesLike(PAGES.nearbyMinutes);
 export const formTMinutesRequest = minutesLike(PAGES.formTMinutes);
 
 /** The `data` value: period plus an optional nearest/continue suffix; unset when all are defaults. */
-export function eodDataValue(params: Pick<EodParams, 'period' | 'nearest' | 'continue'>): string | undefined {
+function eodDataValue(params: Pick<EodParams, 'period' | 'nearest' | 'continue'>): string | undefined {
   const suffix = params.nearest ? 'nearest' : params.continue ? 'continue' : '';
   if (!params.period && !suffix) return undefined;
   return (params.period ?? 'daily') + suffix;

@@ -144,7 +144,7 @@ const BOMS: readonly [number[], string][] = [
 // Sibling documents on that host declare ISO-8859-1. Labels follow the WHATWG table,
 // so ISO-8859-1 decodes as windows-1252, as browsers do: real files mean that when they use 0x80-0x9F.
 /** The text of XML bytes, decoded per byte-order mark, else the prolog's encoding, else UTF-8. */
-export function decodeXml(bytes: Uint8Array): string {
+function decodeXml(bytes: Uint8Array): string {
   for (const [bom, encoding] of BOMS) {
     if (bom.every((byte, i) => bytes[i] === byte))
       return new TextDecoder(encoding).decode(bytes.subarray(bom.length));

@@ -70,11 +70,6 @@ export class CutTracker {
     }
   }
 
-  /** The cap learned for an endpoint, if any (sizes later windows). */
-  learnedCap(endpoint: string): number | undefined {
-    return this.endpoints.get(endpoint)?.learnedCap;
-  }
-
   private state(endpoint: string): EndpointState {
     let state = this.endpoints.get(endpoint);
     if (!state) {

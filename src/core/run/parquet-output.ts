@@ -7,13 +7,13 @@ import { zoneNameOf } from '../time/time-zones.js';
 import type { OutputGroup } from './run-state.js';
 
 /** The key/value metadata entry naming the zone of the `time` column (docs/parquet.md). */
-export const TIME_ZONE_KEY = 'mdget.time_zone';
+const TIME_ZONE_KEY = 'mdget.time_zone';
 
 /**
  * The zone the times of an output are in: UTC or the --tz zone for instants; for the service's wall clock,
  * the zone of its requests, or `SYMBOL=zone` pairs when the symbols of one output speak different zones.
  */
-export function timeZoneOf(group: OutputGroup, settings: RunSettings): string {
+function timeZoneOf(group: OutputGroup, settings: RunSettings): string {
   if (settings.timeZone !== undefined) return zoneNameOf(settings.timeZone);
   const zones = new Map(group.items.map(({ plan }) => [plan.symbol, plan.zone]));
   const distinct = new Set(zones.values());

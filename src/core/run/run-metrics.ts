@@ -36,7 +36,7 @@ export interface RunOutcome {
 }
 
 /** The metric that says when a run last succeeded, carried over from the previous file by a failed run. */
-export const LAST_SUCCESS = 'mdget_last_success_timestamp_seconds';
+const LAST_SUCCESS = 'mdget_last_success_timestamp_seconds';
 
 /** The labels every sample of a run carries: the command, and the job the file is for. */
 export function runLabels(settings: MetricsSettings, outcome: Pick<RunOutcome, 'command' | 'datasetFile'>) {
@@ -45,7 +45,7 @@ export function runLabels(settings: MetricsSettings, outcome: Pick<RunOutcome, '
 }
 
 /** The families of a run; `lastSuccess` in seconds (0: never, as far as the file knows). */
-export function runFamilies(
+function runFamilies(
   labels: Readonly<Record<string, string>>,
   outcome: RunOutcome,
   lastSuccess: number,

@@ -30,7 +30,7 @@ export interface OutputMemory {
 }
 
 /** The memory's file beside a data file: hidden, like the temporary files, so globs of the data skip it. */
-export const memoryPathOf = (path: string): string => join(dirname(path), `.${basename(path)}.mdget.json`);
+const memoryPathOf = (path: string): string => join(dirname(path), `.${basename(path)}.mdget.json`);
 
 /** File memories kept in a small JSON file beside each file, written atomically after it. */
 export const sidecarMemory: OutputMemory = {

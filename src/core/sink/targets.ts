@@ -153,7 +153,7 @@ export async function directSink(path: string): Promise<Sink> {
  * where a parent cannot hold a directory and says ENOENT though it exists (/proc): `-o /proc/x/day.csv`
  * hung the run, Ctrl-C included.
  */
-export async function makeDirectory(dir: string): Promise<string[]> {
+async function makeDirectory(dir: string): Promise<string[]> {
   const info = await stat(dir).catch(() => undefined);
   if (info?.isDirectory()) return [];
   const parent = dirname(dir);

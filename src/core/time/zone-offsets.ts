@@ -30,7 +30,7 @@ interface DayOffsets {
  * A zone's offsets, asked of Intl once per UTC day and kept. Assumes at most one transition per UTC day:
  * tzdb puts transitions weeks or months apart.
  */
-export class ZoneOffsets {
+class ZoneOffsets {
   private readonly days = new Map<number, DayOffsets>();
   private readonly format: Intl.DateTimeFormat;
 
