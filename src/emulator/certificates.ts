@@ -88,7 +88,8 @@ interface TbsFields {
 /** A certificate: the fields to be signed, the algorithm, and the signature by `signer`. */
 function certificate(fields: TbsFields, signer: KeyObject): Buffer {
   const serial = randomBytes(12);
-  serial[0] = (serial[0] ?? 0) & 0x7f; // a positive INTEGER
+  // positive (top bit clear) and minimal (a first byte of zero would be padding DER refuses, 1 in 256)
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
   const tbs = sequence(
     tagged(0xa0, der(0x02, Buffer.from([2]))), // version 3
     der(0x02, serial),
