@@ -13,7 +13,7 @@ import { closeWorld, openWorld } from './world.js';
  */
 const SOAK_PENDING = false;
 /** Few dozen, few steps: the CI share of `npm run soak` (docs/testing.md). */
-const CI_SEEDS = Array.from({ length: Number(process.env.MDGET_SOAK_SCHEDULES ?? 20) }, (_, i) => i + 1);
+const CI_SEEDS = Array.from({ length: Number(process.env.MDGET_SOAK_SCHEDULES ?? 10) }, (_, i) => i + 1);
 const CI_SHAPE = { maxSteps: 4 };
 
 describe.skipIf(SOAK_PENDING && process.env.MDGET_SOAK !== '1').concurrent('seeded fault schedules', () => {
