@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -19,8 +19,19 @@ export interface CliRun {
   stderr: string;
 }
 
-/** A fresh temporary directory for a test's files. */
-export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'mdget-test-'));
+const made: string[] = [];
+
+/** A fresh temporary directory for a test's files, removed when its test file ends (removeTempDirs). */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mdget-test-'));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes the directories tempDir made: a suite run leaves nothing behind in the system's temp dir. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
 
 /**
  * Runs `mdget args` with exactly `env` (plus PATH), in `cwd`, feeding `input` to stdin. Every run's

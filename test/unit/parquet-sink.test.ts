@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import type { Sink } from '../../src/core/sink/atomic-file.js';
 import { openParquetWriter } from '../../src/core/sink/parquet/file-writer.js';
 import { parquetSink } from '../../src/core/sink/parquet/parquet-sink.js';
 import { readParquet } from '../helpers/parquet.js';
+import { tempDir } from '../helpers/run-cli.js';
 
 /** A sink that keeps its bytes in memory. */
 function memorySink(): Sink & { bytes(): Buffer } {
@@ -55,7 +55,7 @@ async function roundTrip(
   const size = options.chunk ?? 7;
   for (let at = 0; at < text.length; at += size) sink.stream.write(text.subarray(at, at + size));
   await sink.commit();
-  const path = join(mkdtempSync(join(tmpdir(), 'mdget-pq-')), 'x.parquet');
+  const path = join(tempDir(), 'x.parquet');
   writeFileSync(path, inner.bytes());
   return readParquet(path);
 }
