@@ -4,10 +4,10 @@
  * every string is redacted here with the run's secrets, whatever the caller did.
  */
 import type { ErrorCode } from '../core/model/errors.js';
+import { LOG_FORMATS } from '../core/model/option-schema.js';
 import { redactText } from '../core/model/redact.js';
 import { type Io, NO_COLORS } from './io.js';
 
-export const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 export type LogLevel = 'info' | 'warn' | 'error';
 

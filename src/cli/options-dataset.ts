@@ -24,4 +24,9 @@ export const DATASET_OPTIONS = {
     help: "only the i-th of n deterministic shares of the dataset's files, with a ledger file of its own",
   },
   json: { group: 'dataset', help: 'one JSON object on stdout instead of the table' },
+  'status-metrics': {
+    flag: 'metrics',
+    group: 'dataset',
+    help: "the per-series gauges on stdout in Prometheus' text format instead of the table",
+  },
 } as const;

@@ -5,7 +5,7 @@
 
 import { parseDuration } from '../core/model/durations.js';
 import { usageError } from '../core/model/errors.js';
-import type { ValueKind } from './options.js';
+import type { ValueKind } from '../core/model/option-schema.js';
 
 /** How a value of `kind` is read, with its bounds. */
 export interface ValueRule {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, CONFIG_OPTIONS } from '../../src/cli/command-table.js';
 import { flagNames } from '../../src/cli/flag-names.js';
-import { flagOf, OPTIONS, type OptionName, type OptionSpec } from '../../src/cli/options.js';
+import { OPTIONS, type OptionName } from '../../src/cli/options.js';
+import { createClient } from '../../src/core/client.js';
 import { keyPathOf, seriesOptions } from '../../src/core/dataset/series-options.js';
+import { LIMITS } from '../../src/core/model/defaults.js';
 import {
   CLIENT_KEYS,
   libraryName,
@@ -11,52 +13,113 @@ import {
   optionRowOf,
   SETTINGS_KEYS,
 } from '../../src/core/model/option-schema.js';
+import { runMain } from '../helpers/run-cli.js';
 
 const ROWS = OPTION_ROWS as readonly OptionRow[];
 const DOWNLOADS = COMMANDS.filter((command) => command.section === 'download');
 
-/** Every long flag a download command takes, and the service parameters' flags apart. */
-function downloadFlags(): { flags: Set<string>; params: Set<string> } {
-  const flags = new Set<string>();
+/**
+ * The CLI's options that are no row of the option table, each with why: adding a download option is one
+ * row of core/model/option-schema.ts, so a name added here must be an option no download takes.
+ */
+const NOT_DOWNLOAD_OPTIONS: Record<string, string> = {
+  // a command's own variant of a download flag
+  'file-output': 'exchanges and instruments: -o without a template',
+  'futopts-format': 'futopts: --format with --json',
+  'exchanges-format': 'exchanges: --format of a list',
+  'instruments-format': 'instruments: --format of the profile tables',
+  'sync-dry-run': 'sync: --dry-run lists files, not requests',
+  'sync-shard': "sync: --shard shares the dataset's files",
+  'status-metrics': 'status: --metrics prints gauges',
+  // the reference commands' own
+  find: 'exchanges',
+  table: 'instruments',
+  'from-capture': 'instruments',
+  // the emulator's own
+  port: 'emulator',
+  set: 'emulator',
+  'help-options': 'emulator',
+  tls: 'emulator',
+  // the dataset commands' own
+  repair: 'sync',
+  wait: 'sync',
+  json: 'status and verify',
+};
+
+/** Every option a download command takes, by its name in the CLI's table, and its parameters' flags. */
+function downloadOptions(): { names: Set<OptionName>; params: Set<string> } {
+  const names = new Set<OptionName>();
   const params = new Set<string>();
   for (const command of DOWNLOADS) {
-    const names: readonly OptionName[] = [
+    for (const name of [
       ...command.options,
       ...(('accepts' in command ? command.accepts : undefined) ?? []),
       ...CONFIG_OPTIONS,
-    ];
-    for (const name of names) flags.add(flagOf(name));
+    ])
+      names.add(name);
     for (const spec of command.params ?? []) params.add(spec.flag);
   }
-  return { flags, params };
+  return { names, params };
 }
 
 describe('the option table: one row per download option, read by every surface', () => {
-  it('every download flag has a dataset place and a library name, or says why the CLI alone has it', () => {
-    const { flags } = downloadFlags();
-    const missing = [...flags].filter((flag) => optionRowOf(flag) === undefined);
-    expect(missing).toEqual([]);
-    for (const flag of flags) {
-      const row = optionRowOf(flag) as OptionRow;
-      const place = row.toml as Record<string, unknown>;
-      expect(place['options'] ?? place['setBy'] ?? place['elsewhere'], flag).toBeTruthy();
-      const library = row.library as Record<string, string>;
-      expect(libraryName(row) ?? library['cliOnly'], flag).toMatch(/\w/);
-    }
+  it("every download option is a row, a service parameter, or a command's own variant", () => {
+    const { names, params } = downloadOptions();
+    const stray = [...names].filter((name) => optionRowOf(name) === undefined);
+    expect(stray).toEqual(['futopts-format']);
+    expect([...params].filter((flag) => optionRowOf(flag) !== undefined)).toEqual([]);
     // and no row for a flag nothing takes
-    expect(ROWS.map((row) => row.flag).filter((flag) => !flags.has(flag))).toEqual([]);
+    expect(ROWS.map((row) => row.flag).filter((flag) => !names.has(flag as OptionName))).toEqual([]);
+  });
+
+  it('every row has its place in a dataset file, its library name or why the CLI alone has it, help and a group', () => {
+    for (const row of ROWS) {
+      const place = row.toml as Record<string, unknown>;
+      expect(place['options'] ?? place['setBy'] ?? place['elsewhere'], row.flag).toBeTruthy();
+      const library = row.library as Record<string, string>;
+      expect(libraryName(row) ?? library['cliOnly'], row.flag).toMatch(/\w/);
+      expect(row.help, row.flag).toMatch(/\w/);
+      expect(row.group, row.flag).toMatch(/^[a-z]+$/);
+    }
     expect(optionRowOf('password-stdin')?.library).toEqual({
       cliOnly: 'the library takes the password in its config',
     });
   });
 
-  it("the CLI's parsers keep the rows' bounds; its messages name the rows' flags", () => {
-    for (const row of ROWS.filter((r) => r.bounds)) {
-      const spec = Object.values(OPTIONS).find(
-        (s, i) => ((s as OptionSpec).flag ?? Object.keys(OPTIONS)[i]) === row.flag,
-      ) as OptionSpec;
-      expect([spec.min, spec.max], row.flag).toEqual([row.bounds?.min, row.bounds?.max]);
-    }
+  it("is the CLI's option table: a row is its flag's option, and nothing else in it is a download option", () => {
+    const table = OPTIONS as Record<string, unknown>;
+    for (const row of ROWS) expect(table[row.flag], row.flag).toBe(row);
+    const rest = Object.keys(OPTIONS).filter((name) => optionRowOf(name) === undefined);
+    expect(rest.sort()).toEqual(Object.keys(NOT_DOWNLOAD_OPTIONS).sort());
+  });
+
+  it("the command line and the library keep a row's bounds; messages name the rows' flags", async () => {
+    expect(ROWS.filter((row) => row.min !== undefined).map((row) => row.flag)).toEqual([
+      'max-rows',
+      'concurrency',
+      'retries',
+    ]);
+    const usage = async (flag: string, value: number) => {
+      const run = await runMain(['ticks', 'ESM25', '--start', '2025-03-13', `--${flag}=${value}`]);
+      return [run.code, run.stderr.trim()];
+    };
+    const { concurrency, retries, maxRows } = LIMITS;
+    expect(await usage('concurrency', 0)).toEqual([
+      2,
+      `mdget: --concurrency takes a whole number from ${concurrency.min} to ${concurrency.max}, not '0'`,
+    ]);
+    expect(await usage('retries', retries.max + 1)).toEqual([
+      2,
+      `mdget: --retries takes a whole number from ${retries.min} to ${retries.max}, not '${retries.max + 1}'`,
+    ]);
+    expect(await usage('max-rows', 0)).toEqual([
+      2,
+      `mdget: --max-rows takes a whole number ≥ ${maxRows.min}, not '0'`,
+    ]);
+    expect(() => createClient({}, { retries: retries.max + 1 })).toThrow(
+      `retries takes a whole number from ${retries.min} to ${retries.max}, not '${retries.max + 1}'`,
+    );
+    expect(() => createClient({}, { maxRows: 0 })).toThrow("maxRows takes a whole number ≥ 1, not '0'");
     expect(
       ['windowMs', 'sourceTimeZone', 'extra', 'header', 'fsync', 'output', 'maxRows'].map((o) =>
         flagNames(o),

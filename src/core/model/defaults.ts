@@ -17,10 +17,11 @@ export const DEFAULTS = {
   order: 'asc',
 } as const;
 
-/** The bounds of the numeric run options. */
+/** The bounds of the whole-number options, by the library's name (the option table spreads them). */
 export const LIMITS = {
   concurrency: { min: 1, max: 64 },
   retries: { min: 0, max: 20 },
+  maxRows: { min: 1 },
 } as const;
 
 /** The configuration's defaults, the same for the CLI (under flag, environment and .env) and the library. */
