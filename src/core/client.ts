@@ -5,7 +5,7 @@ import { type DatasetMethods, datasetMethods } from './dataset/dataset-client.js
 import { type ProxySettings, proxySecrets, proxySettingsOf } from './http/proxy-route.js';
 import { type OpenTransport, openTransport } from './http/transport.js';
 import { type Config, clientConfig } from './model/config.js';
-import { CONFIG_DEFAULTS, LIMITS } from './model/defaults.js';
+import { CONFIG_DEFAULTS } from './model/defaults.js';
 import { interruptedError, usageError } from './model/errors.js';
 import { nearestName } from './model/near-names.js';
 import { CLIENT_KEYS, queryKeys, SETTINGS_KEYS } from './model/option-schema.js';
@@ -15,6 +15,7 @@ import type { Job } from './plan/job.js';
 import { optionNames } from './plan/names.js';
 import type { PlannedRequest } from './plan/planned-request.js';
 import { resolve } from './plan/resolve.js';
+import { checkBounds } from './plan/rules.js';
 import { type TransportSettings, transportSettingsOf } from './plan/transport-settings.js';
 import { type Exchange, findExchanges } from './reference/exchanges.js';
 import {
@@ -276,22 +277,15 @@ function checkKeys(given: object | undefined, known: readonly string[], where: s
 
 /** The client's own options, checked as the CLI checks its flags (MDGET_USAGE naming the option). */
 function checkClientOptions(options: ClientOptions): void {
-  const { retries, timeoutMs, rate, maxRows } = options;
+  const { timeoutMs, rate } = options;
   if (options.dispatcher && (options.proxy !== undefined || options.ca !== undefined))
     throw usageError("proxy and ca set up the client's own dispatcher: give them to your dispatcher instead");
-  if (
-    retries !== undefined &&
-    !(Number.isInteger(retries) && retries >= LIMITS.retries.min && retries <= LIMITS.retries.max)
-  )
-    throw usageError(
-      `retries takes a whole number from ${LIMITS.retries.min} to ${LIMITS.retries.max}, not '${retries}'`,
-    );
+  // retries and maxRows: the option table's bounds, as download() checks them
+  checkBounds(options, optionNames);
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0))
     throw usageError(`timeoutMs takes a positive number of milliseconds, not '${timeoutMs}'`);
   if (rate !== undefined && !(typeof rate === 'number' && rate > 0))
     throw usageError(`rate takes a positive number of requests per second, not '${rate}'`);
-  if (maxRows !== undefined && !(Number.isInteger(maxRows) && maxRows >= 1))
-    throw usageError(`maxRows takes a whole number ≥ 1, not '${maxRows}'`);
 }
 
 /**

@@ -3,7 +3,6 @@
  * a broken rule is MDGET_USAGE naming the option in the caller's words (names.ts), before any request,
  * and carrying the option it is about (a dataset file points at that option's line).
  */
-import { LIMITS } from '../model/defaults.js';
 import { usageError } from '../model/errors.js';
 import {
   formatFitsName,
@@ -12,6 +11,7 @@ import {
   type OutputFormat,
   PARQUET_COMPRESSIONS,
 } from '../model/formats.js';
+import { libraryName, OPTION_ROWS, type OptionRow } from '../model/option-schema.js';
 import type { DownloadName, DownloadOptions, ExtraParams } from '../model/options.js';
 import { optionKey, type ParamSpec } from '../model/params.js';
 import { columnsOfOutput } from '../model/record-shapes.js';
@@ -41,11 +41,9 @@ export function checkOptions(options: DownloadOptions, ctx: RuleContext): void {
   if (options.skipExisting && options.force)
     throw usageError(`${n('skipExisting')} and ${n('force')} exclude each other`, 'skipExisting');
   if (options.output !== undefined) checkOutputPath(options.output, n('output'));
-  checkWholeNumber(options.concurrency, 'concurrency', LIMITS.concurrency, n);
-  checkWholeNumber(options.retries, 'retries', LIMITS.retries, n);
+  checkBounds(options, n);
   checkPositive(options.timeoutMs, 'timeoutMs', 'a positive number of milliseconds', n);
   checkPositive(options.rate, 'rate', 'a positive number of requests per second', n);
-  checkWholeNumber(options.maxRows, 'maxRows', { min: 1 }, n);
   if (options.shard) {
     const { index, count } = options.shard;
     if (!(Number.isInteger(index) && Number.isInteger(count) && index >= 1 && index <= count))
@@ -86,25 +84,47 @@ export function checkRange(start: Date | undefined, end: Date | undefined, names
   }
 }
 
+/** The option table's rows with bounds, each with the library's name of its value. */
+const BOUNDED = (OPTION_ROWS as readonly OptionRow[]).flatMap((row) => {
+  const option = libraryName(row);
+  return row.min === undefined || option === undefined
+    ? []
+    : [{ option, range: { min: row.min, max: row.max } }];
+});
+
+/**
+ * Throws MDGET_USAGE for a value out of its row's bounds (option-schema.ts), read from `values` by the
+ * library's name: download()'s settings and createClient's options alike, as the flag's parser bounds it.
+ */
+export function checkBounds(values: object, n: NameOf): void {
+  const given = values as Readonly<Record<string, unknown>>;
+  for (const { option, range } of BOUNDED) checkWholeNumber(given[option], option, range, n);
+}
+
 function checkPositive(value: number | undefined, option: string, expected: string, n: NameOf): void {
   if (value === undefined || (typeof value === 'number' && value > 0 && Number.isFinite(value))) return;
   throw usageError(`${n(option)} takes ${expected}, not '${value}'`);
 }
 
 function checkWholeNumber(
-  value: number | undefined,
+  value: unknown,
   option: string,
   range: { min: number; max?: number },
   n: NameOf,
 ): void {
   if (value === undefined) return;
-  if (Number.isInteger(value) && value >= range.min && value <= (range.max ?? Number.MAX_SAFE_INTEGER))
+  if (
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    value >= range.min &&
+    value <= (range.max ?? Number.MAX_SAFE_INTEGER)
+  )
     return;
   const expected =
     range.max === undefined
       ? `a whole number ≥ ${range.min}`
       : `a whole number from ${range.min} to ${range.max}`;
-  throw usageError(`${n(option)} takes ${expected}, not '${value}'`, option);
+  throw usageError(`${n(option)} takes ${expected}, not '${String(value)}'`, option);
 }
 
 /** Each service parameter's value against its row: whole numbers in range, choices, patterns, dates. */
