@@ -1,4 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,16 @@ import { withEmulator } from '../helpers/with-emulator.js';
 const DAYS = ['--start', '2025-03-10', '--end', '2025-03-11'];
 const LATER = ['--start', '2025-03-10', '--end', '2025-03-12', '--update'];
 const memoryOf = (file: string) => join(file, '..', `.${file.split('/').pop()}.mdget.json`);
+
+/** The memory's size and SHA-256 are the file's on disk: hashed as written, or read back after an update. */
+function expectMemoryOfFile(file: string): void {
+  const bytes = readFileSync(file);
+  const memory = JSON.parse(readFileSync(memoryOf(file), 'utf8')) as { bytes: number; sha256: string };
+  expect([memory.bytes, memory.sha256]).toEqual([
+    bytes.length,
+    createHash('sha256').update(bytes).digest('hex'),
+  ]);
+}
 
 describe('--update refuses a file made otherwise: exit 6, no request, the file as it was', () => {
   const CASES = [
@@ -103,9 +114,12 @@ describe('--update of a file of several symbols equals one download of the whole
         const dir = tempDir();
         const [file, fresh] = [join(dir, `u.${ext}`), join(dir, `f.${ext}`)];
         expect((await runMain([...FIRST, '-o', file], { env: emu.env })).code).toBe(0);
+        expectMemoryOfFile(file);
         const update = await runMain([...WHOLE, '--update', '-o', file], { env: emu.env });
         expect([update.code, update.stderr]).toEqual([0, '']);
+        expectMemoryOfFile(file);
         expect((await runMain([...WHOLE, '-o', fresh], { env: emu.env })).code).toBe(0);
+        expectMemoryOfFile(fresh);
         const decoded = (path: string) =>
           ext.endsWith('.gz') ? gunzipSync(readFileSync(path)) : readFileSync(path);
         expect(decoded(file).equals(decoded(fresh))).toBe(true);
@@ -122,7 +136,9 @@ describe('--update of a file of several symbols equals one download of the whole
       const dir = tempDir();
       const [file, fresh] = [join(dir, 'u.parquet'), join(dir, 'f.parquet')];
       expect((await runMain([...FIRST, '-o', file], { env: emu.env })).code).toBe(0);
+      expectMemoryOfFile(file);
       expect((await runMain([...WHOLE, '--update', '-o', file], { env: emu.env })).code).toBe(0);
+      expectMemoryOfFile(file);
       expect((await runMain([...WHOLE, '-o', fresh], { env: emu.env })).code).toBe(0);
       const [updated, whole] = [await readParquet(file), await readParquet(fresh)];
       expect(updated.rows).toHaveLength(3900);

@@ -49,7 +49,7 @@ async function finalize(
   }
   if (path === undefined || !group) return undefined;
   try {
-    const memory = await remember(group, path, run);
+    const memory = await remember(group, path, sink, run);
     await run.onCommitted?.({
       path,
       results: group.items.map((item) => item.result),
@@ -68,14 +68,15 @@ async function finalize(
  * run stopped between the two leaves an old memory, which no longer matches the file, so the next
  * --update refuses it rather than trusting it.
  */
-async function remember(group: OutputGroup, path: string, run: RunState): Promise<FileMemory | undefined> {
+async function remember(
+  group: OutputGroup,
+  path: string,
+  sink: Sink,
+  run: RunState,
+): Promise<FileMemory | undefined> {
   if (!run.memory || !group.recipe || !group.ends) return undefined;
-  const memory: FileMemory = {
-    version: 1,
-    recipe: group.recipe,
-    ends: group.ends,
-    ...(await fileDigest(path)),
-  };
+  const { bytes, sha256 } = sink.written?.() ?? (await fileDigest(path));
+  const memory: FileMemory = { version: 1, recipe: group.recipe, ends: group.ends, bytes, sha256 };
   await run.memory.remember(path, memory);
   return memory;
 }

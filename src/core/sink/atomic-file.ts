@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import { constants, fdatasync, writev } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -14,6 +15,17 @@ export interface Sink {
   abort(): Promise<void>;
   /** True when the reader went away (stdout EPIPE): stop quietly. */
   readonly closed: boolean;
+  /**
+   * After commit: the size and SHA-256 of the file, when the sink wrote every byte of it (not an --update
+   * copy), so the file need not be read back to be remembered.
+   */
+  written?(): FileDigest | undefined;
+}
+
+/** A file's size and SHA-256 (hex). */
+export interface FileDigest {
+  bytes: number;
+  sha256: string;
 }
 
 /** The error of a write stopped because its output was dropped. */
@@ -41,7 +53,12 @@ const COALESCE_BYTES = 1024 * 1024;
  * fs's callback API (each FileHandle promise costs more than the write of a 64 KiB chunk). A write is
  * acknowledged at once until a batch is full, so at most a batch waits in memory.
  */
-export function coalescingWriter(fd: number, target: string, onWritten?: (bytes: number) => void): Writable {
+export function coalescingWriter(
+  fd: number,
+  target: string,
+  onWritten?: (bytes: number) => void,
+  hash?: Hash,
+): Writable {
   let pending: Buffer[] = [];
   let size = 0;
   /** The writev under way: a destroy waits for it before the descriptor closes. */
@@ -52,6 +69,8 @@ export function coalescingWriter(fd: number, target: string, onWritten?: (bytes:
     pending = [];
     size = 0;
     if (bytes === 0) return callback();
+    // hashed as it goes out, in file order: the pool takes the chunks back once written
+    if (hash) for (const chunk of batch) hash.update(chunk);
     writing = new Promise((resolve) =>
       writeAll(
         fd,
@@ -190,7 +209,19 @@ export async function atomicFileSink(
   }
   let done = false;
   const background = fsync ? new BackgroundSync(handle.fd) : undefined;
-  const stream = coalescingWriter(handle.fd, target, background && ((bytes) => background.wrote(bytes)));
+  // an --update copy holds bytes this sink never saw: its digest is read back from the file instead
+  const hash = options.keepBytes === undefined ? createHash('sha256') : undefined;
+  let bytes = 0;
+  let digest: FileDigest | undefined;
+  const stream = coalescingWriter(
+    handle.fd,
+    target,
+    (n) => {
+      bytes += n;
+      background?.wrote(n);
+    },
+    hash,
+  );
   // Write errors reach the writer through its callbacks; keep the first for commit() and never let an
   // 'error' event go unheard (that would crash the process).
   let failure: Error | undefined;
@@ -208,6 +239,7 @@ export async function atomicFileSink(
   return {
     stream,
     closed: false,
+    written: () => digest,
     async commit() {
       if (done) return;
       done = true;
@@ -218,6 +250,7 @@ export async function atomicFileSink(
         if (fsync) await handle.sync();
         await handle.close();
         await rename(temp, target);
+        if (hash) digest = { bytes, sha256: hash.digest('hex') };
       } catch (error) {
         await background?.settle().catch(() => {});
         await handle.close().catch(() => {});

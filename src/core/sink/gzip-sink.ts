@@ -34,6 +34,7 @@ export function gzipSink(inner: Sink): Sink {
     get closed() {
       return inner.closed;
     },
+    written: () => inner.written?.(),
     async commit() {
       const ended = once(gzip, 'end');
       input.end();

@@ -86,6 +86,7 @@ export async function parquetSink(inner: Sink, options: ParquetSinkOptions): Pro
     get closed() {
       return inner.closed;
     },
+    written: () => inner.written?.(),
     async commit() {
       stream.end();
       await finished(stream);
