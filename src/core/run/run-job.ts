@@ -21,7 +21,7 @@ import { type ResumeShape, readResumePoint, resumeItems } from './update.js';
 /**
  * Runs a job (plan/resolve.ts). Every output is looked at before anything is created or sent: one in the
  * way is refused, one that exists is resumed (--update), skipped (--skip-existing) or replaced (--force);
- * then the directories of new outputs are made. Outputs run twice `concurrency` at a time, each writing its
+ * then the directories of new outputs are made. Outputs run `concurrency` at a time, each writing its
  * requests in order, completed by further requests where a response was cut; the scheduler holds the
  * requests in flight to `concurrency` across them all. An output is committed only when all its requests
  * succeeded.
