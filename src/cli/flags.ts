@@ -1,8 +1,9 @@
 /**
  * The types of parsed flags, derived from the option and parameter tables: a flag mapper reads typed
  * values (no casts), and a flag added to a table shows up in the types of every command that takes it.
+ * flagKeyOf is the key commander stores a flag under, for code that walks the rows.
  */
-import type { CamelCase, ParamSpec, ParamValue } from '../core/model/params.js';
+import { type CamelCase, optionKey, type ParamSpec, type ParamValue } from '../core/model/params.js';
 import type { COMMANDS, CONFIG_OPTIONS, CommandName } from './command-table.js';
 import type { OPTIONS, OptionName } from './options.js';
 
@@ -16,6 +17,11 @@ type Spec<N extends OptionName> = (typeof OPTIONS)[N];
 
 /** The key commander stores a flag under: '--skip-existing' → skipExisting, '--no-header' → header. */
 export type FlagKey<F extends string> = F extends `no-${infer Rest}` ? CamelCase<Rest> : CamelCase<F>;
+
+/** FlagKey at run time ('no-fsync' → 'fsync'). */
+export const flagKeyOf = <F extends string>(flag: F): FlagKey<F> =>
+  // a template literal type has no runtime counterpart to infer it from: optionKey computes the same text
+  optionKey(flag.startsWith('no-') ? flag.slice(3) : flag) as FlagKey<F>;
 
 type LongFlag<N extends OptionName> = Spec<N> extends { flag: infer F extends string } ? F : N;
 

@@ -4,6 +4,7 @@
  * flag-names.ts. What only flags can get wrong (two flags for one option) is refused here.
  */
 import { usageError } from '../../core/model/errors.js';
+import { OPTION_ROWS } from '../../core/model/option-schema.js';
 import type {
   DownloadName,
   DownloadOptions,
@@ -22,7 +23,7 @@ import {
   ticksParams,
 } from '../../core/model/params.js';
 import { timeZoneOptionOf } from '../../core/time/time-zones.js';
-import type { FlagsOf, ParamFlags } from '../flags.js';
+import { type FlagKey, type FlagsOf, flagKeyOf, type ParamFlags } from '../flags.js';
 
 /** What a mapper gets besides the flags: the symbols (arguments and --symbols-file). */
 export interface MapperInput {
@@ -34,7 +35,40 @@ export interface MapperInput {
 /** The flags every download command takes (ticks shows them all; the others accept the rest). */
 export type CommonFlags = Omit<FlagsOf<'ticks'>, keyof ParamFlags<typeof ticksParams>>;
 
-/** The output and run options from the shared flags; `-` (stdout) is the library's absent output. */
+/**
+ * The rows of download()'s settings that are not copied from their flag as parsed, each with why; every
+ * other one is (COPIED_ROWS), so a new option needs no line here.
+ */
+const NOT_COPIED = {
+  output: '`-` is stdout, which the library takes as no output',
+  utc: 'with --tz, one timeZone (timeZoneOptionOf); the two exclude each other',
+  tz: 'with --utc, one timeZone',
+  'max-rows': 'a configuration value, flag over MDGET_MAX_ROWS (cli/config.ts:resolveConfig)',
+  'metrics-file': 'with MDGET_METRICS_FILE, the metrics settings of the run (cli/metrics.ts)',
+  'metrics-job': 'the job label of those metrics settings (cli/metrics.ts)',
+} as const satisfies Partial<Record<SettingsRow['flag'], string>>;
+
+type SettingsRow = Extract<(typeof OPTION_ROWS)[number], { library: { settings: string } }>;
+type CopiedRow = Exclude<SettingsRow, { flag: keyof typeof NOT_COPIED }>;
+
+const COPIED_ROWS = OPTION_ROWS.filter(
+  (row): row is CopiedRow => 'settings' in row.library && !(row.flag in NOT_COPIED),
+);
+
+/** The library's options a download's flags give as they are, each typed as its flag is parsed. */
+type CopiedOptions = {
+  [R in CopiedRow as R['library']['settings']]?: CommonFlags[FlagKey<R['flag']>];
+};
+
+/** `options[libraryName(row)] = flags[flagKey(row.flag)]` for each copied row the command was given. */
+function copiedOptions(flags: CommonFlags): CopiedOptions {
+  const options: Record<string, unknown> = {};
+  for (const row of COPIED_ROWS) options[row.library.settings] = flags[flagKeyOf(row.flag)];
+  // the one cast: a loop over a union of rows cannot type each key with its own value; CopiedOptions does
+  return options as CopiedOptions;
+}
+
+/** The output and run options from the shared flags; what is not a plain copy is NOT_COPIED's. */
 function downloadOptionsFrom(
   flags: CommonFlags,
   input: MapperInput,
@@ -43,25 +77,10 @@ function downloadOptionsFrom(
   const extra = extraParamsFrom(flags.param);
   return withoutUndefined({
     symbols: input.symbols,
+    ...copiedOptions(flags),
     output: flags.output === '-' ? undefined : flags.output,
-    format: flags.format,
-    compression: flags.compression,
-    header: flags.header,
-    force: flags.force,
-    skipExisting: flags.skipExisting,
-    concurrency: flags.concurrency,
-    retries: flags.retries,
-    timeoutMs: flags.timeout,
-    rate: flags.rate,
-    fsync: flags.fsync,
-    tempDir: flags.tempDir,
-    update: flags.update,
     timeZone: timeZoneOptionOf({ utc: flags.utc, zone: flags.tz }),
-    sourceTimeZone: flags.sourceTz,
-    columns: flags.columns,
-    gzip: flags.gzip,
-    windowMs: flags.window,
-    shard: flags.shard,
+    // --param is a query row (pairs in, `extra` out), not a setting
     extra: extra.length > 0 ? extra : undefined,
   });
 }
