@@ -6,6 +6,7 @@ import { flagNames } from '../../src/cli/flag-names.js';
 import { NO_COLORS } from '../../src/cli/io.js';
 import { createLog } from '../../src/cli/log.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { libraryName, OPTION_ROWS, type OptionRow } from '../../src/core/model/option-schema.js';
 import type { DownloadOptions } from '../../src/core/model/options.js';
 import { resolve } from '../../src/core/plan/resolve.js';
 
@@ -60,6 +61,23 @@ async function optionsFor(argv: string[]): Promise<DownloadOptions> {
   const options = mapper(flags, { symbols, ...(database ? { database } : {}) });
   resolve(name as DownloadCommandName, options, { config: CONFIG, now: NOW, names: flagNames });
   return options;
+}
+
+/** A value a row's flag takes (none for a switch). */
+function sampleValue(row: OptionRow): string[] {
+  if (!row.value) return [];
+  const byKind: Partial<Record<string, string>> = {
+    int: String((row.min ?? 0) + 1),
+    duration: '2s',
+    rate: '3',
+    list: 'a,b',
+    shard: '2/3',
+  };
+  return [
+    row.choices?.at(-1) ??
+      byKind[row.kind ?? ''] ??
+      (row.value === 'zone' ? 'Europe/London' : `v-${row.flag}`),
+  ];
 }
 
 describe('argv → options (flags declared once, mapped to core options)', () => {
@@ -177,6 +195,31 @@ describe('argv → options (flags declared once, mapped to core options)', () =>
     [['ticks', 'X', '--shard', '0/4'], /--shard '0\/4': expected i\/n/],
   ])('%j is refused: %s', async (argv, message) => {
     await expect(optionsFor(argv)).rejects.toThrow(message);
+  });
+
+  it("puts every settings row's flag that ticks takes under the row's library name", async () => {
+    /** Settings rows whose flag the CLI reads elsewhere than the mapper, so they are in no options. */
+    const ELSEWHERE: Record<string, string> = {
+      'max-rows': 'the configuration, with MDGET_MAX_ROWS',
+      'metrics-file': 'the metrics settings, with MDGET_METRICS_FILE',
+      'metrics-job': 'the metrics settings',
+    };
+    /** What the mapper makes of a flag's value when it is not the value itself. */
+    const TRANSFORMED: Record<string, unknown> = { utc: 'utc' };
+    const taken = new Set<string>(commandSpec('ticks')?.options);
+    const rows = (OPTION_ROWS as readonly OptionRow[]).filter((row) => 'settings' in row.library);
+    expect(rows.filter((row) => !taken.has(row.flag))).toEqual([]);
+    const base = (await parse(['ticks', 'X'])).flags;
+    for (const row of rows) {
+      const { flags } = await parse(['ticks', 'X', `--${row.flag}`, ...sampleValue(row)]);
+      // the one key the flag changed, found without the mapper's own flagKeyOf
+      const changed = Object.keys(flags).filter((key) => flags[key] !== base[key]);
+      expect(changed, row.flag).toHaveLength(1);
+      const options: Record<string, unknown> = { ...DOWNLOAD_MAPPERS.ticks(flags, { symbols: ['X'] }) };
+      const name = libraryName(row) ?? '';
+      if (ELSEWHERE[row.flag]) expect(options, row.flag).not.toHaveProperty(name);
+      else expect(options[name], row.flag).toEqual(TRANSFORMED[row.flag] ?? flags[changed[0] ?? '']);
+    }
   });
 
   it('reads durations in their units and a bare number as seconds', async () => {
