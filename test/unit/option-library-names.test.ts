@@ -9,13 +9,12 @@ import { type FlagKey, flagKeyOf } from '../../src/cli/flags.js';
 import { buildProgram } from '../../src/cli/program.js';
 import type { ClientOptions, DownloadSettings } from '../../src/core/client.js';
 import type { Config } from '../../src/core/model/config.js';
-import type { OPTION_ROWS } from '../../src/core/model/option-schema.js';
+import { CLIENT_KEYS, OPTION_ROWS, type OptionRow } from '../../src/core/model/option-schema.js';
 import type { OutputOptions, RunOptions, SymbolsQuery } from '../../src/core/model/options.js';
 
-type Place = (typeof OPTION_ROWS)[number]['library'];
+type NameIn<P, K extends string> = P extends Record<K, infer N extends string> ? N : never;
 /** The library names the rows give in one place (`settings`, `client`, ...). */
-type NamesIn<K extends string> = Extract<Place, Record<K, string>>[K &
-  keyof Extract<Place, Record<K, string>>];
+type NamesIn<K extends string> = NameIn<(typeof OPTION_ROWS)[number]['library'], K>;
 
 /** `true` when nothing is left over, else the leftovers: `true` does not fit them, and the error names them. */
 type NoneLeft<T> = [T] extends [never] ? true : { leftOver: T };
@@ -27,24 +26,39 @@ type NoneLeft<T> = [T] extends [never] ? true : { leftOver: T };
 type SettingsWithoutRow = 'signal';
 type SettingsFields = keyof (OutputOptions & RunOptions & DownloadSettings);
 
+/** createClient's options that no flag gives (maxRows is a settings row, which the CLI resolves as config). */
+const CLIENT_WITHOUT_ROW = ['maxRows', 'dispatcher', 'listeners', 'now', 'ca'] as const;
+/** The configuration keys no config row gives: maxRows is the max-rows settings row. */
+type ConfigWithoutRow = 'maxRows';
+
 describe("the rows' library names are the library's fields", () => {
   it('ties them at compile time (npm run typecheck is the check; this only runs it)', () => {
     const settingsRowsHaveFields: NoneLeft<Exclude<NamesIn<'settings'>, SettingsFields>> = true;
     const settingsFieldsHaveRows: NoneLeft<
       Exclude<SettingsFields, NamesIn<'settings'> | SettingsWithoutRow>
     > = true;
-    // createClient also takes what only a library has (dispatcher, listeners, now, ca; CLIENT_KEYS)
     const clientRowsHaveFields: NoneLeft<Exclude<NamesIn<'client'>, keyof ClientOptions>> = true;
-    // Config also holds maxRows, a settings row the CLI resolves with the configuration
+    const clientFieldsHaveRows: NoneLeft<
+      Exclude<keyof ClientOptions, NamesIn<'client'> | (typeof CLIENT_WITHOUT_ROW)[number]>
+    > = true;
     const configRowsHaveFields: NoneLeft<Exclude<NamesIn<'config'>, keyof Config>> = true;
+    const configFieldsHaveRows: NoneLeft<Exclude<keyof Config, NamesIn<'config'> | ConfigWithoutRow>> = true;
     const queryRowsHaveFields: NoneLeft<Exclude<NamesIn<'query'>, keyof SymbolsQuery>> = true;
     expect([
       settingsRowsHaveFields,
       settingsFieldsHaveRows,
       clientRowsHaveFields,
+      clientFieldsHaveRows,
       configRowsHaveFields,
+      configFieldsHaveRows,
       queryRowsHaveFields,
-    ]).toEqual([true, true, true, true, true]);
+    ]).toEqual(Array(7).fill(true));
+  });
+
+  it('createClient checks its options against every field of ClientOptions, no more', () => {
+    const rows = OPTION_ROWS as readonly OptionRow[];
+    const clientRows = rows.flatMap((row) => ('client' in row.library ? [row.library.client] : []));
+    expect([...CLIENT_KEYS].sort()).toEqual([...clientRows, ...CLIENT_WITHOUT_ROW].sort());
   });
 
   it('flagKeyOf is the key commander stores every option under, as FlagKey types it', () => {
