@@ -3,6 +3,7 @@ import { type TransportSettings, transportSettingsOf } from '../core/plan/transp
 import type { RunDeps } from '../core/run/run-types.js';
 import type { RetryInfo } from '../core/run/scheduler.js';
 import { DescriptorWritable } from '../core/sink/descriptor-writable.js';
+import { transportOptionsFrom } from './commands/download-options.js';
 import type { Flags, RunContext } from './context.js';
 import type { LogFields } from './log.js';
 import { createProgress, progressMode } from './progress.js';
@@ -11,12 +12,7 @@ import { formatSummary, summaryOf, untoldFailures } from './summary.js';
 
 /** The transport of a command that resolves no job (exchanges, instruments, sync): its flags as given. */
 export const transportFromFlags = (flags: Flags): TransportSettings =>
-  transportSettingsOf({
-    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency as number }),
-    ...(flags.retries === undefined ? {} : { retries: flags.retries as number }),
-    ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout as number }),
-    ...(flags.rate === undefined ? {} : { rate: flags.rate as number }),
-  });
+  transportSettingsOf(transportOptionsFrom(flags));
 
 /**
  * Runs `body` with the plumbing every fetching command shares: the transport built from the run's

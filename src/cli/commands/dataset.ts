@@ -15,6 +15,7 @@ import { exitCodeFor } from '../exit-codes.js';
 import type { FlagsOf } from '../flags.js';
 import { type MetricsTrack, metricsSettingsOf, withMetrics } from '../metrics.js';
 import { printable } from '../progress-lines.js';
+import { transportOptionsFrom } from './download-options.js';
 
 /** The dataset file's absolute path: the argument, else mdget.toml, in the working directory. */
 async function datasetPath(file: string | undefined, ctx: RunContext): Promise<string> {
@@ -67,10 +68,7 @@ async function sync(
     ...(flags.repair ? { repair: true } : {}),
     ...(flags.shard ? { shard: flags.shard } : {}),
     ...(flags.wait === undefined ? {} : { waitMs: flags.wait }),
-    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
-    ...(flags.retries === undefined ? {} : { retries: flags.retries }),
-    ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
-    ...(flags.rate === undefined ? {} : { rate: flags.rate }),
+    ...transportOptionsFrom(flags),
   };
   const transport = transportSettingsOf(options);
   const now = ctx.clock;

@@ -68,6 +68,23 @@ function copiedOptions(flags: CommonFlags): CopiedOptions {
   return options as CopiedOptions;
 }
 
+/** The transport's settings given by a command's flags (--concurrency, --retries, --timeout, --rate). */
+export type TransportOptions = Pick<RunOptions, 'concurrency' | 'retries' | 'timeoutMs' | 'rate'>;
+
+/**
+ * The network rows' settings from the flags of a command that resolves no job (sync, exchanges,
+ * instruments), copied as a download's are.
+ */
+export function transportOptionsFrom(flags: object): TransportOptions {
+  const values = flags as Record<string, unknown>;
+  const options: Record<string, unknown> = {};
+  for (const row of COPIED_ROWS) {
+    const value = values[flagKeyOf(row.flag)];
+    if (row.group === 'network' && value !== undefined) options[row.library.settings] = value;
+  }
+  return options as TransportOptions;
+}
+
 /** The output and run options from the shared flags; what is not a plain copy is NOT_COPIED's. */
 function downloadOptionsFrom(
   flags: CommonFlags,
