@@ -78,7 +78,11 @@ function firstBody(group: OutputGroup, deps: RunDeps, run: RunState): FirstBody 
   return {
     body,
     // a body never read holds its request slot: let it go
-    drop: () => void body.then((source) => source.stages[0]?.destroy(), () => {}),
+    drop: () =>
+      void body.then(
+        (source) => source.stages[0]?.destroy(),
+        () => {},
+      ),
   };
 }
 
