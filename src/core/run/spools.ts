@@ -15,19 +15,27 @@ import { coalescingWriter } from '../sink/atomic-file.js';
  */
 export class Spools<T> {
   private readonly pending = new Map<T, Promise<FileHandle>>();
-  private readonly controller = new AbortController();
-  readonly signal: AbortSignal;
+  /** Made with the first read-ahead: most outputs are one request and never read ahead. */
+  private stopper: { controller: AbortController; signal: AbortSignal } | undefined;
 
   constructor(
     private readonly dir: string,
     private readonly ahead: number,
     private readonly open: (item: T, signal: AbortSignal) => Promise<BodySource>,
     private readonly onBytes: (item: T, bytes: number, source: BodySource) => void,
-    parent: AbortSignal | undefined,
-  ) {
-    this.signal = parent ? AbortSignal.any([parent, this.controller.signal]) : this.controller.signal;
-    // every request of the output waits on it, some in the rate limiter: more than Node's 10 is normal
-    setMaxListeners(0, this.signal);
+    private readonly parent: AbortSignal | undefined,
+  ) {}
+
+  /** Aborts with the run, or when the spools are disposed. */
+  private get signal(): AbortSignal {
+    if (!this.stopper) {
+      const controller = new AbortController();
+      const signal = this.parent ? AbortSignal.any([this.parent, controller.signal]) : controller.signal;
+      // every request of the output waits on it, some in the rate limiter: more than Node's 10 is normal
+      setMaxListeners(0, signal);
+      this.stopper = { controller, signal };
+    }
+    return this.stopper.signal;
   }
 
   /** The spooled body of `item`, if it was read ahead. */
@@ -52,7 +60,7 @@ export class Spools<T> {
 
   /** Stops downloads still running and frees every spool. */
   async dispose(): Promise<void> {
-    this.controller.abort();
+    this.stopper?.controller.abort();
     const handles = await Promise.allSettled(this.pending.values());
     this.pending.clear();
     for (const handle of handles)
