@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +69,32 @@ describe('mdget failures: exit codes, nothing under the final name, nothing leak
       expect(run.stderr).toMatch(message);
       expect(readdirSync(dir)).toEqual([]);
       expectNoCanary(run, dir);
+    });
+  });
+
+  it('a body that breaks while its output is still opening fails that output, not the process', async () => {
+    // A FIFO opens only once read: the request leaves first, and its body breaks before anyone reads it.
+    await withEmulator({ faults: [{ kind: 'truncate', afterBytes: 200 }] }, async (emu) => {
+      const fifo = join(tempDir(), 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      let answered = false;
+      emu.hooks.afterAnswer = () => {
+        answered = true;
+      };
+      const run = runMain([...TICKS, '-o', fifo, '--retries', '0'], { env: { ...emu.env, ...NO_PROBES } });
+      while (!answered) await new Promise((resolve) => setTimeout(resolve, 10));
+      const read = new Promise<Buffer>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        createReadStream(fifo)
+          .on('data', (chunk) => chunks.push(chunk as Buffer))
+          .on('end', () => resolve(Buffer.concat(chunks)))
+          .on('error', reject);
+      });
+      const result = await run;
+      expect(result.code).toBe(5);
+      expect(result.stderr).toMatch(/truncat|terminated|closed|socket/i);
+      expect(emu.requests).toHaveLength(1);
+      await read;
     });
   });
 

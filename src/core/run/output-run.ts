@@ -73,7 +73,12 @@ interface FirstBody {
 function firstBody(group: OutputGroup, deps: RunDeps, run: RunState): FirstBody | undefined {
   const head = group.items[0];
   if (!head || group.keepBytes !== undefined || group.keepRows !== undefined) return undefined;
-  const body = openBody(urlOf(head.plan, run.config), openDeps(deps, run));
+  const body = openBody(urlOf(head.plan, run.config), openDeps(deps, run)).then((source) => {
+    // the body may break before fetchInto reads it (its file still opening): the break stays on the
+    // stream for fetchInto's pipeline to find, instead of being an error nobody listens to
+    source.stages[0]?.on('error', () => {});
+    return source;
+  });
   body.catch(() => {}); // awaited by fetchInto, or dropped
   return {
     body,
