@@ -5,9 +5,6 @@ import { type FileMemory, fileDigest } from '../sink/file-memory.js';
 import { markProvisional } from '../sink/provisional.js';
 import { type OutputGroup, pathOf, type RunState } from './run-state.js';
 
-/** File outputs whose fsync and rename may wait at once, each holding its file open. */
-const COMMITS_IN_FLIGHT = 16;
-
 /**
  * Makes an output final: sync, close, rename, then the provisional marker of a file (not of a special
  * file, written as it is). A file's commit overlaps the next output's download (the run awaits them all,
@@ -24,9 +21,8 @@ export async function commitOutput(
   if (path === undefined) return commit;
   const tracked = commit.then((failure) => failure && failCommitted(group, failure));
   run.commits.push(tracked);
-  run.inFlight.add(tracked);
-  void tracked.finally(() => run.inFlight.delete(tracked));
-  while (run.inFlight.size >= COMMITS_IN_FLIGHT) await Promise.race(run.inFlight);
+  run.commitGate.add(tracked);
+  await run.commitGate.room();
   return undefined;
 }
 

@@ -10,6 +10,7 @@ import { recipeOf } from '../plan/recipe.js';
 import type { OutputMemory } from '../sink/file-memory.js';
 import { isFinal } from '../sink/provisional.js';
 import { checkTarget, makeDirectoriesFor, type TargetKind, targetKind } from '../sink/targets.js';
+import { CommitGate } from './commit-gate.js';
 import { CutTracker } from './cut-tracker.js';
 import { runOutput } from './output-run.js';
 import { resumeRecorded } from './resume-recorded.js';
@@ -109,7 +110,7 @@ export async function runJob(job: Job, deps: JobDeps): Promise<BatchResult> {
     nextId: 0,
     stdoutClosed: false,
     commits: [],
-    inFlight: new Set(),
+    commitGate: new CommitGate(),
     plan,
     scheduler,
     ...(deps.onCommitted ? { onCommitted: deps.onCommitted } : {}),

@@ -4,6 +4,7 @@ import type { MdgetError } from '../model/errors.js';
 import type { OutputRef, PlannedRequest } from '../plan/planned-request.js';
 import type { Recipe } from '../plan/recipe.js';
 import type { OutputMemory } from '../sink/file-memory.js';
+import type { CommitGate } from './commit-gate.js';
 import type { CutTracker } from './cut-tracker.js';
 import type { PlanEvent, RequestResult, RunDeps } from './run-types.js';
 import type { RequestScheduler } from './scheduler.js';
@@ -50,7 +51,8 @@ export interface RunState {
   stdoutClosed: boolean;
   /** Commits of file outputs still running: each resolves to its failure, if any. */
   commits: Promise<MdgetError | undefined>[];
-  inFlight: Set<Promise<MdgetError | undefined>>;
+  /** Holds the outputs back while too many commits run. */
+  commitGate: CommitGate;
   /** The plan's size, as told to onPlan. */
   plan: PlanEvent;
   /** Every request of the run goes through it: --concurrency, --rate, retries. */
