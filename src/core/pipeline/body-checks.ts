@@ -23,11 +23,12 @@ export type FirstLine = { kind: 'records'; fieldCount: number } | { kind: 'json'
 export function checkFirstLine(first: string, jsonBody: boolean, ctx: CheckContext): FirstLine {
   const firstChar = first.trimStart()[0];
   if (jsonBody && (firstChar === '[' || firstChar === '{')) return { kind: 'json' };
-  const where = redactUrl(ctx.url);
+  // the URL is redacted only for a message: every body passes here
   if (ERROR_RE.test(first))
-    fail(ctx, 'MDGET_SERVICE', `service error: ${first.trim().slice(0, 300)} (${where})`);
+    fail(ctx, 'MDGET_SERVICE', `service error: ${first.trim().slice(0, 300)} (${redactUrl(ctx.url)})`);
   if (startsAsHtml('csv', first)) throw htmlPageError(ctx.url, ctx.secrets);
-  if (jsonBody) fail(ctx, 'MDGET_HTTP', `expected a JSON body, got '${first.slice(0, 80)}': ${where}`);
+  if (jsonBody)
+    fail(ctx, 'MDGET_HTTP', `expected a JSON body, got '${first.slice(0, 80)}': ${redactUrl(ctx.url)}`);
   return { kind: 'records', fieldCount: first.split(',').length };
 }
 
@@ -46,12 +47,19 @@ export function checkLaterLines(lines: Buffer, ctx: CheckContext): void {
 /** The body's last line: an error line, or (on checked endpoints) a record cut short, fails it. */
 export function checkLastLine(line: string, ctx: CheckContext): void {
   if (line.trim() === '') return;
-  const where = redactUrl(ctx.url);
   if (ERROR_RE.test(line) && !ctx.shape.matches(line)) {
-    fail(ctx, 'MDGET_SERVICE', `service error after data: ${line.trim().slice(0, 300)} (${where})`);
+    fail(
+      ctx,
+      'MDGET_SERVICE',
+      `service error after data: ${line.trim().slice(0, 300)} (${redactUrl(ctx.url)})`,
+    );
   }
   if (ctx.shape.checked && !ctx.shape.matches(line.trim())) {
-    fail(ctx, 'MDGET_NETWORK', `truncated body: last line '${line.slice(0, 80)}' is incomplete (${where})`);
+    fail(
+      ctx,
+      'MDGET_NETWORK',
+      `truncated body: last line '${line.slice(0, 80)}' is incomplete (${redactUrl(ctx.url)})`,
+    );
   }
 }
 
