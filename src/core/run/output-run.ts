@@ -68,11 +68,13 @@ interface FirstBody {
 /**
  * Sends a fresh output's first request at once: opening its file then happens during the request, so a
  * request slot never waits in the thread pool's queue behind other outputs' commits (fsync, rename, their
- * memory). Not for an --update, whose kept bytes are copied first, for longer than a body may wait.
+ * memory). Not where the output may take longer to open than a body may wait: an --update copies its kept
+ * bytes first, and a special file (a FIFO) opens only once someone reads it.
  */
 function firstBody(group: OutputGroup, deps: RunDeps, run: RunState): FirstBody | undefined {
   const head = group.items[0];
-  if (!head || group.keepBytes !== undefined || group.keepRows !== undefined) return undefined;
+  if (!head || group.special || group.keepBytes !== undefined || group.keepRows !== undefined)
+    return undefined;
   const body = openBody(urlOf(head.plan, run.config), openDeps(deps, run)).then((source) => {
     // the body may break before fetchInto reads it (its file still opening): the break stays on the
     // stream for fetchInto's pipeline to find, instead of being an error nobody listens to
