@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
-import { type BodySource, openBody } from '../http/open-body.js';
+import { openBody } from '../http/open-body.js';
 import { toMdgetError } from '../http/to-mdget-error.js';
 import { MdgetError } from '../model/errors.js';
 import { columnsOfOutput } from '../model/record-shapes.js';
@@ -59,65 +59,11 @@ export async function runOutput(
   }
 }
 
-/** The first request of an output, sent before its file is opened; dropped if the output never starts. */
-interface FirstBody {
-  body: Promise<BodySource>;
-  drop(): void;
-}
-
-/**
- * Sends a fresh output's first request at once: opening its file then happens during the request, so a
- * request slot never waits in the thread pool's queue behind other outputs' commits (fsync, rename, their
- * memory). Not where the output may take longer to open than a body may wait: an --update copies its kept
- * bytes first, and a special file (a FIFO) opens only once someone reads it.
- */
-function firstBody(group: OutputGroup, deps: RunDeps, run: RunState): FirstBody | undefined {
-  const head = group.items[0];
-  if (!head || group.special || group.keepBytes !== undefined || group.keepRows !== undefined)
-    return undefined;
-  const body = openBody(urlOf(head.plan, run.config), openDeps(deps, run)).then((source) => {
-    // the body may break before fetchInto reads it (its file still opening): the break stays on the
-    // stream for fetchInto's pipeline to find, instead of being an error nobody listens to
-    source.stages[0]?.on('error', () => {});
-    return source;
-  });
-  body.catch(() => {}); // awaited by fetchInto, or dropped
-  return {
-    body,
-    // a body never read holds its request slot: let it go
-    drop: () =>
-      void body.then(
-        (source) => source.stages[0]?.destroy(),
-        () => {},
-      ),
-  };
-}
-
 async function runOutputOnce(
   group: OutputGroup,
   settings: RunSettings,
   deps: RunDeps,
   run: RunState,
-): Promise<MdgetError | undefined> {
-  const first = firstBody(group, deps, run);
-  let started = false;
-  try {
-    const failure = await startOutput(group, settings, deps, run, first, () => {
-      started = true;
-    });
-    return failure;
-  } finally {
-    if (!started) first?.drop();
-  }
-}
-
-async function startOutput(
-  group: OutputGroup,
-  settings: RunSettings,
-  deps: RunDeps,
-  run: RunState,
-  first: FirstBody | undefined,
-  onWriting: () => void,
 ): Promise<MdgetError | undefined> {
   const path = pathOf(group);
   const { gzip } = settings;
@@ -190,8 +136,7 @@ async function startOutput(
     deps.signal,
   );
   try {
-    onWriting();
-    return await writeOutput(group, sink, output, spools, settings, deps, run, tally, first?.body);
+    return await writeOutput(group, sink, output, spools, settings, deps, run, tally);
   } finally {
     await spools.dispose();
   }
@@ -206,7 +151,6 @@ async function writeOutput(
   deps: RunDeps,
   run: RunState,
   tally: OutputTally,
-  firstBody: Promise<BodySource> | undefined,
 ): Promise<MdgetError | undefined> {
   const { items } = group;
   for (let index = 0; index < items.length; index++) {
@@ -216,10 +160,7 @@ async function writeOutput(
     try {
       await tally.keptUpTo(plan.symbol, sink.stream);
       // this request asks for its slot before the read-aheads after it: the scheduler serves them in turn
-      const body =
-        (index === 0 ? firstBody : undefined) ??
-        spools.bodyOf(item) ??
-        openBody(urlOf(plan, run.config), openDeps(deps, run));
+      const body = spools.bodyOf(item) ?? openBody(urlOf(plan, run.config), openDeps(deps, run));
       body.catch(() => {}); // awaited by fetchInto; read-ahead may end the run first
       spools.readAhead(items, index);
       const transform = await fetchInto(item, body, sink, output, options, deps, run);
