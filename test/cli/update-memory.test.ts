@@ -1,8 +1,10 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { NO_PROBES } from '../helpers/cli-env.js';
 import { readParquet } from '../helpers/parquet.js';
 import { runMain, tempDir } from '../helpers/run-cli.js';
 import { withEmulator } from '../helpers/with-emulator.js';
@@ -182,4 +184,43 @@ describe('--update of a file of several symbols equals one download of the whole
       }
     });
   });
+});
+
+/** A small tmpfs at `dir`; false where mounting is refused (not root), and the test is skipped. */
+const mounted = (dir: string, size: string): boolean =>
+  spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]).status === 0;
+const canMount = (() => {
+  const probe = tempDir();
+  if (!mounted(probe, '64k')) return false;
+  execFileSync('umount', [probe]);
+  return true;
+})();
+
+describe('--update on a disk that fills while the kept rows are copied', () => {
+  it.skipIf(!canMount)(
+    'exit 6 in one line; the file and its memory as they were, no temporary file',
+    async () => {
+      const dir = tempDir();
+      expect(mounted(dir, '8m')).toBe(true);
+      try {
+        await withEmulator({ ticksPerDay: 100_000 }, async (emu) => {
+          const file = join(dir, 't.csv');
+          const first = ['ticks', 'ESM25', '--start', '2025-03-10', '--end', '2025-03-11', '-o', file];
+          expect((await runMain(first, { env: { ...emu.env, ...NO_PROBES } })).code).toBe(0);
+          const before = [readFileSync(file), readFileSync(memoryOf(file))];
+          // room for less than the kept rows: the copy's first large write finds the disk full
+          const { bavail, bsize } = statfsSync(dir);
+          writeFileSync(join(dir, 'filler'), Buffer.alloc(Number(bavail) * bsize - 256 * 1024));
+          const update = ['ticks', 'ESM25', '--start', '2025-03-10', '--end', '2025-03-12', '--update'];
+          const run = await runMain([...update, '-o', file], { env: { ...emu.env, ...NO_PROBES } });
+          expect(run.code).toBe(6);
+          expect(run.stderr).toMatch(/^mdget: .*disk full\n$/);
+          expect([readFileSync(file), readFileSync(memoryOf(file))]).toEqual(before);
+          expect(readdirSync(dir).sort()).toEqual(['.t.csv.mdget.json', 'filler', 't.csv']);
+        });
+      } finally {
+        execFileSync('umount', [dir]);
+      }
+    },
+  );
 });

@@ -1,8 +1,8 @@
-import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { MdgetError, reasonOf } from '../model/errors.js';
+import { drained } from '../sink/atomic-file.js';
 import type { OutputGroup } from './run-state.js';
 
 /** How the kept rows of an old file are read: its format, compression and (Parquet) columns. */
@@ -83,7 +83,7 @@ export class OutputTally {
       for await (const chunk of source as AsyncIterable<Buffer>) {
         const piece = chunk.subarray(Math.max(0, from - at), Math.max(0, Math.min(chunk.length, to - at)));
         at += chunk.length;
-        if (piece.length > 0 && !into.write(piece)) await once(into, 'drain');
+        if (piece.length > 0 && !into.write(piece)) await drained(into);
         this.written += piece.length;
         if (at >= to) break;
       }

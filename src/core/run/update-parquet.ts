@@ -1,8 +1,8 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { MdgetError } from '../model/errors.js';
 import { formatKey, type Resolution } from '../plan/series.js';
+import { drained } from '../sink/atomic-file.js';
 import { wallTimeOf } from '../time/time-zones.js';
 
 /**
@@ -121,7 +121,7 @@ export async function copyParquetRows(
     const lines = (await readRows(opened, first, end)).map((row) =>
       opened.names.map((name) => fieldText(row[name], name)).join(','),
     );
-    if (!into.write(`${lines.join('\n')}\n`)) await once(into, 'drain');
+    if (!into.write(`${lines.join('\n')}\n`)) await drained(into);
   }
 }
 

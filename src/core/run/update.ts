@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
@@ -10,6 +9,7 @@ import { fieldKey, lastLineBefore } from '../pipeline/line-regions.js';
 import type { OutputFormat } from '../pipeline/output-state.js';
 import { type PlannedRequest, urlOf } from '../plan/planned-request.js';
 import { formatKey, keyLength, keyTime, type Resolution, timeFieldIndex } from '../plan/series.js';
+import { drained } from '../sink/atomic-file.js';
 import { wallTimeOf } from '../time/time-zones.js';
 import type { RequestResult } from './run-types.js';
 
@@ -210,6 +210,6 @@ export async function copyGzipPrefix(path: string, bytes: number, into: Writable
     if (left <= 0) break;
     const piece = chunk.length > left ? chunk.subarray(0, left) : chunk;
     left -= piece.length;
-    if (!into.write(piece)) await once(into, 'drain');
+    if (!into.write(piece)) await drained(into);
   }
 }

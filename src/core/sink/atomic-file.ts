@@ -39,6 +39,27 @@ export function writeTo(out: NodeJS.WritableStream, data: string | Buffer): Prom
   });
 }
 
+/**
+ * Resolves once `into` takes more; rejects when it broke, also before this wait: a write the file writer
+ * had acknowledged may fail later (a full disk), and a broken stream sends no 'drain' again.
+ */
+export function drained(into: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const broken = () => into.errored ?? new Error('the output was closed');
+    if (into.destroyed) return reject(broken());
+    const settle = (error?: Error) => {
+      into.off('drain', onDrain);
+      into.off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = () => settle(broken());
+    into.on('drain', onDrain);
+    into.on('close', onClose);
+  });
+}
+
 // The global Web Crypto, not node:crypto: importing that loads all of Node's crypto modules on every
 // start, `--help` included.
 /** The temporary name beside the target, so the final rename stays on one file system and is atomic. */
