@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_PROBES } from '../helpers/cli-env.js';
 import { runMain, tempDir } from '../helpers/run-cli.js';
+import { canMount, mounted } from '../helpers/tmpfs.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 // A disk that fills during a sync (docs/dataset.md#exit-status): exit 6 in one line, the failure in the
@@ -29,10 +30,6 @@ path = "eod/{symbol}.csv"
 `;
 const NOW = '2025-03-13T18:00:00Z';
 
-function mounted(dir: string, size: string): boolean {
-  return spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]).status === 0;
-}
-
 /** Every file under `dir` but the ledger's folder, with its bytes. */
 function filesOf(dir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
@@ -43,13 +40,6 @@ function filesOf(dir: string): Map<string, Buffer> {
   }
   return files;
 }
-
-const canMount = (() => {
-  const probe = tempDir();
-  if (!mounted(probe, '64k')) return false;
-  execFileSync('umount', [probe]);
-  return true;
-})();
 
 describe('a disk that fills during a sync', () => {
   it.skipIf(!canMount)(

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_PROBES } from '../helpers/cli-env.js';
 import { readParquet } from '../helpers/parquet.js';
 import { runMain, tempDir } from '../helpers/run-cli.js';
+import { canMount, mounted } from '../helpers/tmpfs.js';
 import { withEmulator } from '../helpers/with-emulator.js';
 
 // --update extends only a file it can prove is its own and made the same way (docs/cli.md#outputs);
@@ -185,16 +186,6 @@ describe('--update of a file of several symbols equals one download of the whole
     });
   });
 });
-
-/** A small tmpfs at `dir`; false where mounting is refused (not root), and the test is skipped. */
-const mounted = (dir: string, size: string): boolean =>
-  spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]).status === 0;
-const canMount = (() => {
-  const probe = tempDir();
-  if (!mounted(probe, '64k')) return false;
-  execFileSync('umount', [probe]);
-  return true;
-})();
 
 describe('--update on a disk that fills while the kept rows are copied', () => {
   it.skipIf(!canMount)(
